@@ -1,0 +1,13 @@
+package io.seqlink.backend;
+
+import io.seqlink.SeqlinkException;
+
+/** The requested backend cannot run here: no driver, no device, or its library failed to load. */
+public class BackendUnavailableException extends SeqlinkException {
+
+    private static final long serialVersionUID = 1L;
+
+    public BackendUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

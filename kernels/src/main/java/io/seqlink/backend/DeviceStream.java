@@ -1,0 +1,44 @@
+package io.seqlink.backend;
+
+/**
+ * An ordered queue of work on one device, like a CUDA stream: every operation starts after the
+ * previous one has completed and its memory effects are visible to it. Enqueueing never waits for
+ * the work (except when the queue is full) and never allocates.
+ *
+ * <p>Errors of work already enqueued surface as a {@link DeviceException} from a later call on the
+ * stream or from {@link #synchronize()}.
+ */
+public interface DeviceStream extends AutoCloseable {
+
+    Device device();
+
+    String name();
+
+    /** Copies {@code bytes} between any two memories the stream's device can reach. */
+    void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long bytes);
+
+    /**
+     * Writes one 64-bit word after all earlier work on the stream, with release ordering: everything
+     * earlier work wrote is visible before the word is ({@code cuStreamWriteValue64}).
+     */
+    void writeValue(Memory dst, long offset, long value);
+
+    /** Binds the publish step of one channel to this (the producer's) stream. */
+    PublishKernel bindPublish(PublishBinding binding);
+
+    /** Binds the consume step of one consumer to this (the consumer's) stream. */
+    ConsumeKernel bindConsume(ConsumeBinding binding);
+
+    /** Binds the ack step of one consumer to this (the consumer's) stream. */
+    AckKernel bindAck(AckBinding binding);
+
+    /** The device's workload kernels (pattern fill, checksum, the sample's compute), on this stream. */
+    Workloads workloads();
+
+    /** Waits until every enqueued operation has completed; throws the first failure. */
+    void synchronize();
+
+    /** Waits for the queued work, then releases the stream. Idempotent. */
+    @Override
+    void close();
+}

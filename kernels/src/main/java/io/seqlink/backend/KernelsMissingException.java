@@ -1,0 +1,22 @@
+package io.seqlink.backend;
+
+import io.seqlink.SeqlinkException;
+
+/** The CUDA backend found no compiled kernels on the classpath (the build ran without nvcc). */
+public class KernelsMissingException extends SeqlinkException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String resource;
+
+    public KernelsMissingException(String resource) {
+        super("The seqlink CUDA kernels are missing: no classpath resource '" + resource + "'. The seqlink-kernels jar "
+                + "was built without nvcc. Rebuild it on a machine with the CUDA toolkit (nvcc on PATH, or NVCC=/path/to/nvcc), "
+                + "or run on the emulated backend (seqlink.backend=emulated).");
+        this.resource = resource;
+    }
+
+    public String resource() {
+        return resource;
+    }
+}

@@ -1,0 +1,31 @@
+package io.seqlink.backend;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Pinned host memory that devices address directly ({@code cuMemHostAlloc} with
+ * {@code CU_MEMHOSTALLOC_DEVICEMAP}). The host reads the words devices write here—publish and ack
+ * mirrors, round flags, descriptors—without touching device memory or the link.
+ *
+ * <p>Word access is by byte offset, which must be a multiple of 8.
+ */
+public interface MappedBuffer extends Memory {
+
+    /** Acquire read of the 64-bit word at {@code offset}: later host reads see what preceded its write. */
+    long getAcquire(long offset);
+
+    /** Plain-ordered read of a word only this thread or an earlier happens-before writer wrote. */
+    long getPlain(long offset);
+
+    /** Release store: every earlier host write is visible before the word is. */
+    void setRelease(long offset, long value);
+
+    /** Plain store, for words published later by a release store or by stream order. */
+    void setPlain(long offset, long value);
+
+    /**
+     * A view of the whole block for bulk host reads and writes. The view is created once; callers
+     * use absolute get/put and must not change its position or limit.
+     */
+    ByteBuffer byteBuffer();
+}

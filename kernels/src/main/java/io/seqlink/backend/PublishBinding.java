@@ -1,0 +1,42 @@
+package io.seqlink.backend;
+
+import io.seqlink.layout.RingGeometry;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a publish step works on.
+ *
+ * @param control     the channel's control block (producer device)
+ * @param ring        the channel's ring (producer device)
+ * @param geometry    the ring's shape
+ * @param mirror      the producer's host mirror (layout of the control block)
+ * @param maxBatch    the most frames claimed between two publishes; {@code writer_busy} runs this far ahead
+ * @param pushTargets replicas the publish step pushes frames and sequences into (may be empty)
+ */
+public record PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,
+        List<PushTarget> pushTargets) {
+
+    public PublishBinding {
+        Objects.requireNonNull(control, "control");
+        Objects.requireNonNull(ring, "ring");
+        Objects.requireNonNull(geometry, "geometry");
+        Objects.requireNonNull(mirror, "mirror");
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+        }
+        pushTargets = List.copyOf(pushTargets);
+    }
+
+    /**
+     * A replica of the control block and of the ring that the producer writes for a consumer without
+     * a usable pull path: on the consumer's device ({@code PEER_COPY}) or in pinned host memory
+     * ({@code HOST_STAGED}).
+     */
+    public record PushTarget(Memory control, Memory ring) {
+        public PushTarget {
+            Objects.requireNonNull(control, "control");
+            Objects.requireNonNull(ring, "ring");
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.seqlink.backend.emulated;
+
+import io.seqlink.backend.ConsumeBinding;
+import io.seqlink.backend.ConsumeKernel;
+import io.seqlink.layout.ConsumerBlock;
+import io.seqlink.layout.ControlBlock;
+import io.seqlink.layout.RingGeometry;
+import io.seqlink.layout.SlotHeader;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The consume step in Java: one acquire read of {@code publish_seq}, the copy of the range into the
+ * local ring, then validation after an acquire fence, as the CUDA kernel does it.
+ */
+final class EmulatedConsumeKernel implements ConsumeKernel, EmulatedStream.Task {
+
+    private final EmulatedStream stream;
+    private final EmulatedDevice device;
+    private final EmulatedMemory control;
+    private final EmulatedMemory ring;
+    private final EmulatedMemory localRing;
+    private final EmulatedMemory block;
+    private final EmulatedMappedBuffer mirror;
+    private final RingGeometry geometry;
+    private final boolean lapping;
+
+    EmulatedConsumeKernel(EmulatedStream stream, ConsumeBinding b) {
+        this.stream = stream;
+        this.device = stream.emulatedDevice();
+        this.control = device.own(b.control());
+        this.ring = device.own(b.ring());
+        this.localRing = b.localRing() == null ? null : device.own(b.localRing());
+        this.block = device.own(b.block());
+        this.mirror = (EmulatedMappedBuffer) device.own(b.mirror());
+        this.geometry = b.geometry();
+        this.lapping = b.lapping();
+    }
+
+    @Override
+    public void enqueue(long from, long to, long round) {
+        stream.enqueue(this, null, null, null, from, to, round, 0, 0, 0);
+    }
+
+    @Override
+    public void run(EmulatedStream.Command c) {
+        device.beforeLaunch("seqlink_consume");
+        long from = c.a;
+        long round = c.c;
+        device.access(control, "seqlink_consume");
+        long published = control.getAcquireWord(ControlBlock.PUBLISH_SEQ);   // ld.acquire.sys, once per round
+        long to = Math.min(c.b, published);
+        long validFrom = from;
+        if (to < from) {
+            block.setPlainWord(ConsumerBlock.EMPTY_POLLS, block.getPlainWord(ConsumerBlock.EMPTY_POLLS) + 1);
+        } else {
+            block.setPlainWord(ConsumerBlock.READS, block.getPlainWord(ConsumerBlock.READS) + 1);
+            EmulatedMemory source = ring;
+            if (localRing != null) {
+                device.access(ring, "seqlink_consume");
+                for (long s = from; s <= to; s++) {
+                    long offset = geometry.offsetOf(s);
+                    long length = Math.min(Math.max(ring.getPlainWord(offset + SlotHeader.LENGTH), 0), geometry.slotBytes());
+                    EmulatedDevice.rawCopy(ring, offset, localRing, offset, SlotHeader.BYTES + length);
+                }
+                source = localRing;
+            }
+            if (lapping) {
+                VarHandle.acquireFence();                                          // fence.acq_rel.sys: reads above stay above
+                long writerBusy = control.getAcquireWord(ControlBlock.WRITER_BUSY); // ld.acquire.sys
+                validFrom = Math.max(from, writerBusy - geometry.slots() + 1);
+            }
+            for (long s = validFrom; s <= to; s++) {
+                if (source.getPlainWord(geometry.offsetOf(s) + SlotHeader.STAMP) != s) {
+                    validFrom = s + 1; // never expected above writer_busy's bound; kept as a second check
+                }
+            }
+            validFrom = Math.min(validFrom, to + 1);
+            if (validFrom > from) {
+                block.setPlainWord(ConsumerBlock.LAPS, block.getPlainWord(ConsumerBlock.LAPS) + (validFrom - from));
+            }
+        }
+        block.setPlainWord(ConsumerBlock.READY_FROM, from);
+        block.setPlainWord(ConsumerBlock.READY_TO, to);
+        block.setPlainWord(ConsumerBlock.VALID_FROM, validFrom);
+        block.setPlainWord(ConsumerBlock.OBSERVED_PUBLISH, published);
+        block.setReleaseWord(ConsumerBlock.ROUND, round);
+        // Posted writes of the counters and the descriptor to the host mirror; round last, release.
+        mirror.setPlainWord(ConsumerBlock.READS, block.getPlainWord(ConsumerBlock.READS));
+        mirror.setPlainWord(ConsumerBlock.EMPTY_POLLS, block.getPlainWord(ConsumerBlock.EMPTY_POLLS));
+        mirror.setPlainWord(ConsumerBlock.LAPS, block.getPlainWord(ConsumerBlock.LAPS));
+        mirror.setPlainWord(ConsumerBlock.READY_FROM, from);
+        mirror.setPlainWord(ConsumerBlock.READY_TO, to);
+        mirror.setPlainWord(ConsumerBlock.VALID_FROM, validFrom);
+        mirror.setPlainWord(ConsumerBlock.OBSERVED_PUBLISH, published);
+        mirror.setReleaseWord(ConsumerBlock.ROUND, round);
+    }
+}

@@ -1,0 +1,42 @@
+package io.seqlink.backend.emulated;
+
+import io.seqlink.backend.MappedBuffer;
+import java.nio.ByteBuffer;
+
+/** Emulated pinned host memory: the host reads and writes it, devices address it. */
+final class EmulatedMappedBuffer extends EmulatedMemory implements MappedBuffer {
+
+    EmulatedMappedBuffer(EmulatedBackend backend, long address, long bytes) {
+        super(backend, -1, address, bytes);
+    }
+
+    @Override
+    public long getAcquire(long offset) {
+        return getAcquireWord(offset);
+    }
+
+    @Override
+    public long getPlain(long offset) {
+        return getPlainWord(offset);
+    }
+
+    @Override
+    public void setRelease(long offset, long value) {
+        setReleaseWord(offset, value);
+    }
+
+    @Override
+    public void setPlain(long offset, long value) {
+        setPlainWord(offset, value);
+    }
+
+    @Override
+    public ByteBuffer byteBuffer() {
+        return buffer;
+    }
+
+    @Override
+    public String toString() {
+        return "MappedBuffer[0x" + Long.toHexString(address()) + ", " + bytes() + " B]";
+    }
+}

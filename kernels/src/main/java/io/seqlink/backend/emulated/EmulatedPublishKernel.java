@@ -1,0 +1,97 @@
+package io.seqlink.backend.emulated;
+
+import io.seqlink.backend.PublishBinding;
+import io.seqlink.backend.PublishKernel;
+import io.seqlink.layout.ControlBlock;
+import io.seqlink.layout.RingGeometry;
+import io.seqlink.layout.Sequences;
+import io.seqlink.layout.SlotHeader;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The publish step in Java. Each memory effect uses the ordering the CUDA kernel uses at the same
+ * place (see {@code seqlink_sync.cuh}): plain stamps, a full fence for {@code fence.sc.sys}, a
+ * release add for {@code red.release.sys.add}, release stores for {@code st.release.sys}.
+ */
+final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task {
+
+    private final EmulatedStream stream;
+    private final EmulatedDevice device;
+    private final EmulatedMemory control;
+    private final EmulatedMemory ring;
+    private final EmulatedMappedBuffer mirror;
+    private final EmulatedMemory[] replicaControls;
+    private final EmulatedMemory[] replicaRings;
+    private final RingGeometry geometry;
+    private final int maxBatch;
+
+    EmulatedPublishKernel(EmulatedStream stream, PublishBinding b) {
+        this.stream = stream;
+        this.device = stream.emulatedDevice();
+        this.control = device.own(b.control());
+        this.ring = device.own(b.ring());
+        this.mirror = (EmulatedMappedBuffer) device.own(b.mirror());
+        this.geometry = b.geometry();
+        this.maxBatch = b.maxBatch();
+        this.replicaControls = new EmulatedMemory[b.pushTargets().size()];
+        this.replicaRings = new EmulatedMemory[b.pushTargets().size()];
+        for (int i = 0; i < replicaControls.length; i++) {
+            replicaControls[i] = device.own(b.pushTargets().get(i).control());
+            replicaRings[i] = device.own(b.pushTargets().get(i).ring());
+        }
+        // The replicas' writer_busy must cover the first batch before anything is pushed.
+        for (EmulatedMemory rc : replicaControls) {
+            rc.setReleaseWord(ControlBlock.WRITER_BUSY, maxBatch);
+        }
+        control.setReleaseWord(ControlBlock.WRITER_BUSY, maxBatch);
+        mirror.setReleaseWord(ControlBlock.WRITER_BUSY, maxBatch);
+    }
+
+    @Override
+    public void enqueue(int count) {
+        if (count < 1 || count > maxBatch) {
+            throw new IllegalArgumentException("count must be between 1 and maxBatch " + maxBatch + ", was " + count);
+        }
+        stream.enqueue(this, null, null, null, count, 0, 0, 0, 0, 0);
+    }
+
+    @Override
+    public void run(EmulatedStream.Command c) {
+        device.beforeLaunch("seqlink_publish");
+        int count = (int) c.a;
+        device.access(control, "seqlink_publish");
+        long first = control.getPlainWord(ControlBlock.PUBLISH_SEQ) + 1; // single writer: our own word
+        long last = first + count - 1;
+        device.access(ring, "seqlink_publish");
+        for (long s = first; s <= last; s++) {
+            ring.setPlainWord(geometry.offsetOf(s) + SlotHeader.STAMP, s);
+        }
+        VarHandle.fullFence();                                          // fence.sc.sys
+        control.getAndAddReleaseWord(ControlBlock.PUBLISH_SEQ, count);  // red.release.sys.global.add.u64
+        control.setPlainWord(ControlBlock.BATCH_SIZE, count);
+        long writerBusy = Sequences.writerBusyAfter(last, maxBatch);
+        control.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);   // st.release.sys
+        VarHandle.storeStoreFence();                                    // later frame writes stay behind it
+        for (int i = 0; i < replicaControls.length; i++) {
+            push(replicaControls[i], replicaRings[i], first, last, writerBusy);
+        }
+        mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);          // st.release.sys to host memory
+        mirror.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
+    }
+
+    /** Copies the frames into a replica ring, then publishes them there with single-writer release stores. */
+    private void push(EmulatedMemory replicaControl, EmulatedMemory replicaRing, long first, long last, long writerBusy) {
+        device.dma(replicaRing);
+        for (long s = first; s <= last; s++) {
+            long offset = geometry.offsetOf(s);
+            long length = Math.min(ring.getPlainWord(offset + SlotHeader.LENGTH), geometry.slotBytes());
+            EmulatedDevice.rawCopy(ring, offset, replicaRing, offset, SlotHeader.BYTES + length);
+        }
+        device.access(replicaControl, "seqlink_publish");
+        VarHandle.fullFence();
+        replicaControl.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);
+        replicaControl.setPlainWord(ControlBlock.BATCH_SIZE, last - first + 1);
+        replicaControl.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
+        VarHandle.storeStoreFence();
+    }
+}

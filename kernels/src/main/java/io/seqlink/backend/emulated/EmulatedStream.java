@@ -1,0 +1,313 @@
+package io.seqlink.backend.emulated;
+
+import io.seqlink.backend.AckBinding;
+import io.seqlink.backend.AckKernel;
+import io.seqlink.backend.ConsumeBinding;
+import io.seqlink.backend.ConsumeKernel;
+import io.seqlink.backend.Device;
+import io.seqlink.backend.DeviceException;
+import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.Memory;
+import io.seqlink.backend.PublishBinding;
+import io.seqlink.backend.PublishKernel;
+import io.seqlink.backend.Workloads;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An emulated stream: a bounded ring of preallocated commands executed strictly in order, so stream
+ * order holds and enqueueing allocates nothing. In {@link EmulatedTopology.StreamMode#INLINE} mode
+ * the enqueuing thread drains the ring; in {@code THREADED} mode a worker thread of the stream does.
+ * A stalled stream keeps queueing; once the ring is full an enqueue waits, like a full launch queue.
+ *
+ * <pre>
+ *   enqueuers --(enqueueLock)--> [ cmd | cmd | cmd | ... ] --(drainLock / worker)--> execute in order
+ *                                   ^head (next to run)   ^tail (next free)
+ * </pre>
+ */
+final class EmulatedStream implements DeviceStream {
+
+    /** Work of one command; runs on whatever thread drains the stream. */
+    interface Task {
+        void run(Command c);
+    }
+
+    /** A preallocated command slot; refs are cleared after execution. */
+    static final class Command {
+        Task task;
+        Object r0;
+        Object r1;
+        Object r2;
+        long a;
+        long b;
+        long c;
+        long d;
+        long e;
+        long f;
+    }
+
+    private final EmulatedDevice device;
+    private final String name;
+    private final Command[] ring;
+    private final int mask;
+    private final boolean threaded;
+    private final ReentrantLock enqueueLock = new ReentrantLock();
+    private final ReentrantLock drainLock = new ReentrantLock();
+    private final Thread worker;
+    private final EmulatedWorkloads workloads;
+    private final Task copyTask;
+    private final Task writeValueTask;
+
+    private volatile long head;
+    private volatile long tail;
+    private volatile boolean stalled;
+    private volatile boolean closed;
+    private volatile DeviceException failure;
+
+    EmulatedStream(EmulatedDevice device, String name, EmulatedTopology topology) {
+        this.device = device;
+        this.name = name;
+        this.ring = new Command[topology.streamQueueCapacity()];
+        for (int i = 0; i < ring.length; i++) {
+            ring[i] = new Command();
+        }
+        this.mask = ring.length - 1;
+        this.threaded = topology.streamMode() == EmulatedTopology.StreamMode.THREADED;
+        this.workloads = new EmulatedWorkloads(this);
+        this.copyTask = c -> device.copy((EmulatedMemory) c.r0, c.a, (EmulatedMemory) c.r1, c.b, c.c);
+        this.writeValueTask = c -> device.writeValue((EmulatedMemory) c.r0, c.a, c.b);
+        if (threaded) {
+            worker = new Thread(this::workLoop, "seqlink-emulated-stream-" + device.ordinal() + "-" + name);
+            worker.setDaemon(true);
+            worker.start();
+        } else {
+            worker = null;
+        }
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    EmulatedDevice emulatedDevice() {
+        return device;
+    }
+
+    @Override
+    public void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long bytes) {
+        enqueue(copyTask, device.own(src), device.own(dst), null, srcOffset, dstOffset, bytes, 0, 0, 0);
+    }
+
+    @Override
+    public void writeValue(Memory dst, long offset, long value) {
+        enqueue(writeValueTask, device.own(dst), null, null, offset, value, 0, 0, 0, 0);
+    }
+
+    @Override
+    public PublishKernel bindPublish(PublishBinding binding) {
+        return new EmulatedPublishKernel(this, binding);
+    }
+
+    @Override
+    public ConsumeKernel bindConsume(ConsumeBinding binding) {
+        return new EmulatedConsumeKernel(this, binding);
+    }
+
+    @Override
+    public AckKernel bindAck(AckBinding binding) {
+        return new EmulatedAckKernel(this, binding);
+    }
+
+    @Override
+    public Workloads workloads() {
+        return workloads;
+    }
+
+    /** Queues one command; runs it right away in inline mode unless the stream is stalled. */
+    void enqueue(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
+        throwIfFailed();
+        if (closed) {
+            throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
+        }
+        enqueueLock.lock();
+        try {
+            long t = tail;
+            while (t - head >= ring.length) {
+                if (!threaded && !stalled) {
+                    drain();
+                } else {
+                    LockSupport.parkNanos(20_000);
+                }
+                throwIfFailed();
+            }
+            Command cmd = ring[(int) (t & mask)];
+            cmd.task = task;
+            cmd.r0 = r0;
+            cmd.r1 = r1;
+            cmd.r2 = r2;
+            cmd.a = a;
+            cmd.b = b;
+            cmd.c = c;
+            cmd.d = d;
+            cmd.e = e;
+            cmd.f = f;
+            tail = t + 1;
+        } finally {
+            enqueueLock.unlock();
+        }
+        if (threaded) {
+            LockSupport.unpark(worker);
+        } else if (!stalled) {
+            drain();
+            throwIfFailed();
+        }
+    }
+
+    /** Runs queued commands on the calling thread until the ring is empty or the stream stalls. */
+    private void drain() {
+        while (head != tail && !stalled) {
+            if (!drainLock.tryLock()) {
+                return; // another thread is draining and will see our command
+            }
+            try {
+                long h;
+                while ((h = head) != tail && !stalled) {
+                    execute(ring[(int) (h & mask)]);
+                    head = h + 1;
+                }
+            } finally {
+                drainLock.unlock();
+            }
+        }
+    }
+
+    private void execute(Command cmd) {
+        try {
+            if (failure == null) {
+                device.checkUsable();
+                cmd.task.run(cmd);
+            }
+        } catch (DeviceException ex) {
+            failure = ex;
+            if (ex.sticky()) {
+                device.markFailed(ex);
+            }
+        } catch (RuntimeException ex) {
+            failure = new DeviceException("CUDA_ERROR_LAUNCH_FAILED", "stream '" + name + "'", device.ordinal(), true, ex.toString());
+            device.markFailed(failure);
+        } finally {
+            cmd.task = null;
+            cmd.r0 = null;
+            cmd.r1 = null;
+            cmd.r2 = null;
+        }
+    }
+
+    private void workLoop() {
+        int idle = 0;
+        while (!closed) {
+            if (head != tail && !stalled) {
+                idle = 0;
+                drainLock.lock();
+                try {
+                    long h;
+                    while ((h = head) != tail && !stalled) {
+                        execute(ring[(int) (h & mask)]);
+                        head = h + 1;
+                    }
+                } finally {
+                    drainLock.unlock();
+                }
+            } else if (++idle < 100) {
+                Thread.onSpinWait();
+            } else if (idle < 200) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
+    private void throwIfFailed() {
+        DeviceException f = failure;
+        if (f == null) {
+            f = device.failure();
+        }
+        if (f != null) {
+            throw f;
+        }
+    }
+
+    /** Whether every queued command has run. */
+    boolean idle() {
+        return head == tail;
+    }
+
+    @Override
+    public void synchronize() {
+        throwIfFailed();
+        int spins = 0;
+        while (head != tail) {
+            if (!threaded && !stalled) {
+                drain();
+            } else if (++spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+            DeviceException f = failure;
+            if (f != null) {
+                head = tail;
+                throw f;
+            }
+        }
+        throwIfFailed();
+    }
+
+    void stall() {
+        stalled = true;
+    }
+
+    void resume() {
+        stalled = false;
+        if (threaded) {
+            LockSupport.unpark(worker);
+        } else {
+            drain();
+        }
+    }
+
+    boolean stalled() {
+        return stalled;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (!stalled && failure == null && device.failure() == null) {
+            try {
+                synchronize();
+            } catch (DeviceException ignored) {
+                // the stream is going away; its failure was reported where it happened
+            }
+        }
+        closed = true;
+        if (worker != null) {
+            LockSupport.unpark(worker);
+        }
+        device.released(this);
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedStream[" + device.ordinal() + "/" + name + (stalled ? ", stalled" : "") + "]";
+    }
+}

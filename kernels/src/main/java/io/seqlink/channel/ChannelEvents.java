@@ -1,0 +1,29 @@
+package io.seqlink.channel;
+
+/** What a channel tells its owner (the runtime) about its life. */
+public interface ChannelEvents {
+
+    /** The channel failed closed; {@code device} is where the error came from. */
+    void channelFailed(PublishChannel channel, Throwable cause, int device);
+
+    /** A device reported a sticky error: every channel on it must close. */
+    void deviceFailed(int device, Throwable cause);
+
+    /** The channel was closed. */
+    void channelClosed(PublishChannel channel);
+
+    /** Events that go nowhere. */
+    ChannelEvents NONE = new ChannelEvents() {
+        @Override
+        public void channelFailed(PublishChannel channel, Throwable cause, int device) {
+        }
+
+        @Override
+        public void deviceFailed(int device, Throwable cause) {
+        }
+
+        @Override
+        public void channelClosed(PublishChannel channel) {
+        }
+    };
+}

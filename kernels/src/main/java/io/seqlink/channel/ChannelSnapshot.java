@@ -1,0 +1,40 @@
+package io.seqlink.channel;
+
+import java.util.List;
+
+/**
+ * A channel's state and counters at one moment, read without locks.
+ *
+ * @param name              channel name
+ * @param state             open, draining, closed or failed
+ * @param failure           why it failed, or {@code null}
+ * @param producer          producer device
+ * @param slots             ring slots
+ * @param slotBytes         payload bytes per slot
+ * @param delivery          delivery mode
+ * @param readMode          read mode
+ * @param claimed           frames claimed by the producer
+ * @param published         frames the producer has enqueued for publishing
+ * @param publishedOnDevice frames the device has published (the producer's host mirror)
+ * @param backpressured     claims refused because no slot was free
+ * @param consumers         one snapshot per consumer
+ */
+public record ChannelSnapshot(String name, ChannelState state, String failure, int producer, int slots, long slotBytes,
+        Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
+        List<ConsumerSnapshot> consumers) {
+
+    public ChannelSnapshot {
+        consumers = List.copyOf(consumers);
+    }
+
+    /** The largest lag over all consumers that are not dead. */
+    public long maxLag() {
+        long max = 0;
+        for (ConsumerSnapshot c : consumers) {
+            if (c.state() != ConsumerState.DEAD) {
+                max = Math.max(max, c.lag());
+            }
+        }
+        return max;
+    }
+}

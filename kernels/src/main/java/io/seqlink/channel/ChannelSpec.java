@@ -1,0 +1,236 @@
+package io.seqlink.channel;
+
+import io.seqlink.layout.RingGeometry;
+import io.seqlink.topology.Transport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a channel is: its producer device, its consumer devices, the ring, and how it delivers.
+ * Construction never throws; {@link #validate(String)} lists everything wrong at once and
+ * {@link #checked()} throws {@link InvalidChannelSpecException} with that list.
+ *
+ * @param name                  channel name: letters, digits, {@code -} and {@code _}; at most 64
+ * @param producer              device that writes frames
+ * @param consumers             devices that read every frame; at least one, no duplicates
+ * @param slots                 ring slots, {@value RingGeometry#MIN_SLOTS} to 2^20
+ * @param slotBytes             largest frame payload, 1 byte to 1 GiB
+ * @param delivery              lossless (backpressure) or latest (the producer never waits)
+ * @param readMode              copy into a consumer-local ring, or read in place
+ * @param transport             {@link Transport#AUTO} to follow the verifier, or a forced transport
+ * @param maxPublishBatch       most frames claimed between two publishes, 1 to {@code slots - 1}
+ * @param backpressureTimeout   how long {@code claim()} waits for a free slot; zero: not at all
+ * @param stallTimeout          a consumer with frames waiting and no ack for this long is stalled
+ * @param consumerFailurePolicy what happens when a consumer's device fails
+ */
+public record ChannelSpec(String name, int producer, List<Integer> consumers, int slots, long slotBytes, Delivery delivery,
+        ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout, Duration stallTimeout,
+        ConsumerFailurePolicy consumerFailurePolicy) {
+
+    public static final int DEFAULT_SLOTS = 64;
+    public static final long DEFAULT_SLOT_BYTES = 64 * 1024;
+    public static final Duration DEFAULT_BACKPRESSURE_TIMEOUT = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(5);
+    public static final int MAX_NAME_LENGTH = 64;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1," + MAX_NAME_LENGTH + "}");
+
+    public ChannelSpec {
+        consumers = consumers == null ? null : List.copyOf(consumers);
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** The default {@code maxPublishBatch} for a ring of {@code slots}: a quarter of the ring, 1 to 16. */
+    public static int defaultMaxPublishBatch(int slots) {
+        return Math.max(1, Math.min(16, slots / 4));
+    }
+
+    public RingGeometry geometry() {
+        return RingGeometry.of(slots, slotBytes);
+    }
+
+    /** This spec, or an {@link InvalidChannelSpecException} listing every violation. */
+    public ChannelSpec checked() {
+        List<Violation> violations = validate("");
+        if (!violations.isEmpty()) {
+            throw new InvalidChannelSpecException(String.valueOf(name), violations);
+        }
+        return this;
+    }
+
+    /**
+     * Everything wrong with this spec; property names are {@code prefix} followed by the
+     * configuration key ({@code slots}, {@code slot-size}, ...).
+     */
+    public List<Violation> validate(String prefix) {
+        List<Violation> v = new ArrayList<>();
+        if (name == null || !NAME.matcher(name).matches()) {
+            v.add(new Violation(prefix + "name", "channel name '" + name + "' is not 1 to " + MAX_NAME_LENGTH
+                    + " letters, digits, '-' or '_' (it becomes a bean name, a metric tag and a URL path segment, "
+                    + "so '/', '.' and spaces are not allowed)", "rename the channel, e.g. 'frames' or 'camera-1'"));
+        }
+        if (producer < 0) {
+            v.add(new Violation(prefix + "producer", "producer device " + producer + " is negative",
+                    "set a device ordinal of 0 or more"));
+        }
+        if (consumers == null || consumers.isEmpty()) {
+            v.add(new Violation(prefix + "consumers", "the channel has no consumers",
+                    "list at least one consumer device, e.g. consumers: [1]"));
+        } else {
+            Set<Integer> seen = new HashSet<>();
+            for (Integer c : consumers) {
+                if (c == null || c < 0) {
+                    v.add(new Violation(prefix + "consumers", "consumer device " + c + " is not a device ordinal",
+                            "use device ordinals of 0 or more"));
+                } else if (!seen.add(c)) {
+                    v.add(new Violation(prefix + "consumers", "consumer device " + c + " is listed twice",
+                            "list each consumer device once; a device runs one consumer per channel"));
+                }
+            }
+        }
+        if (slots < RingGeometry.MIN_SLOTS || slots > RingGeometry.MAX_SLOTS) {
+            v.add(new Violation(prefix + "slots", "slots is " + slots + ", outside " + RingGeometry.MIN_SLOTS + " to "
+                    + RingGeometry.MAX_SLOTS, "set slots between " + RingGeometry.MIN_SLOTS + " and " + RingGeometry.MAX_SLOTS
+                    + " (default " + DEFAULT_SLOTS + ")"));
+        }
+        if (slotBytes < 1 || slotBytes > RingGeometry.MAX_SLOT_BYTES) {
+            v.add(new Violation(prefix + "slot-size", "slot size is " + slotBytes + " bytes, outside 1 B to 1 GiB",
+                    "set slot-size between 1B and 1GB, e.g. 16KB"));
+        } else if (slots >= RingGeometry.MIN_SLOTS && slots <= RingGeometry.MAX_SLOTS
+                && (double) RingGeometry.strideFor(slotBytes) * slots > RingGeometry.MAX_RING_BYTES) {
+            v.add(new Violation(prefix + "slot-size", "slots x slot size is "
+                    + (RingGeometry.strideFor(slotBytes) * slots >> 20) + " MiB, above the 16 GiB limit of one ring",
+                    "lower slots or slot-size"));
+        }
+        if (delivery == null) {
+            v.add(new Violation(prefix + "delivery", "delivery is not set", "set delivery to lossless or latest"));
+        }
+        if (readMode == null) {
+            v.add(new Violation(prefix + "read-mode", "read mode is not set", "set read-mode to copy or direct"));
+        }
+        if (transport == null) {
+            v.add(new Violation(prefix + "transport", "transport is not set",
+                    "set transport to auto, peer-atomic, peer-copy, host-staged or same-device"));
+        }
+        if (readMode == ReadMode.DIRECT && delivery == Delivery.LATEST) {
+            v.add(new Violation(prefix + "read-mode", "read mode direct cannot be combined with delivery latest: "
+                    + "a frame read in place can be overwritten while the listener reads it",
+                    "use read-mode copy with delivery latest, or delivery lossless with read-mode direct"));
+        }
+        if (transport == Transport.SAME_DEVICE && consumers != null && consumers.stream().anyMatch(c -> c != null && c != producer)) {
+            v.add(new Violation(prefix + "transport", "transport same-device needs every consumer on the producer's device "
+                    + producer + ", but consumers are " + consumers, "use transport auto, or put the consumers on device " + producer));
+        }
+        if (maxPublishBatch < 1 || (slots >= RingGeometry.MIN_SLOTS && maxPublishBatch > slots - 1)) {
+            v.add(new Violation(prefix + "max-publish-batch", "max publish batch is " + maxPublishBatch
+                    + ", outside 1 to slots - 1 (" + (slots - 1) + ")",
+                    "set max-publish-batch between 1 and " + Math.max(1, slots - 1)));
+        }
+        if (backpressureTimeout == null || backpressureTimeout.isNegative()) {
+            v.add(new Violation(prefix + "backpressure-timeout", "backpressure timeout is " + backpressureTimeout,
+                    "set a duration of 0 or more, e.g. 1s"));
+        }
+        if (stallTimeout == null || stallTimeout.isNegative() || stallTimeout.isZero()) {
+            v.add(new Violation(prefix + "stall-timeout", "stall timeout is " + stallTimeout,
+                    "set a positive duration, e.g. 5s"));
+        }
+        if (consumerFailurePolicy == null) {
+            v.add(new Violation(prefix + "consumer-failure-policy", "consumer failure policy is not set",
+                    "set consumer-failure-policy to fail-channel, drop-consumer or keep-waiting"));
+        }
+        return v;
+    }
+
+    /** Builds a {@link ChannelSpec} with defaults for everything but the name and devices. */
+    public static final class Builder {
+        private final String name;
+        private int producer;
+        private List<Integer> consumers = List.of();
+        private int slots = DEFAULT_SLOTS;
+        private long slotBytes = DEFAULT_SLOT_BYTES;
+        private Delivery delivery = Delivery.LOSSLESS;
+        private ReadMode readMode = ReadMode.COPY;
+        private Transport transport = Transport.AUTO;
+        private Integer maxPublishBatch;
+        private Duration backpressureTimeout = DEFAULT_BACKPRESSURE_TIMEOUT;
+        private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
+        private ConsumerFailurePolicy consumerFailurePolicy = ConsumerFailurePolicy.FAIL_CHANNEL;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder producer(int device) {
+            this.producer = device;
+            return this;
+        }
+
+        public Builder consumers(Integer... devices) {
+            this.consumers = devices == null ? null : java.util.Arrays.asList(devices);
+            return this;
+        }
+
+        public Builder consumers(List<Integer> devices) {
+            this.consumers = devices;
+            return this;
+        }
+
+        public Builder slots(int slots) {
+            this.slots = slots;
+            return this;
+        }
+
+        public Builder slotBytes(long slotBytes) {
+            this.slotBytes = slotBytes;
+            return this;
+        }
+
+        public Builder delivery(Delivery delivery) {
+            this.delivery = delivery;
+            return this;
+        }
+
+        public Builder readMode(ReadMode readMode) {
+            this.readMode = readMode;
+            return this;
+        }
+
+        public Builder transport(Transport transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        public Builder maxPublishBatch(int maxPublishBatch) {
+            this.maxPublishBatch = maxPublishBatch;
+            return this;
+        }
+
+        public Builder backpressureTimeout(Duration timeout) {
+            this.backpressureTimeout = timeout;
+            return this;
+        }
+
+        public Builder stallTimeout(Duration timeout) {
+            this.stallTimeout = timeout;
+            return this;
+        }
+
+        public Builder consumerFailurePolicy(ConsumerFailurePolicy policy) {
+            this.consumerFailurePolicy = policy;
+            return this;
+        }
+
+        /** The spec, unchecked: call {@link ChannelSpec#checked()} or let the runtime check it. */
+        public ChannelSpec build() {
+            int batch = maxPublishBatch != null ? maxPublishBatch : defaultMaxPublishBatch(slots);
+            return new ChannelSpec(name, producer, consumers, slots, slotBytes, delivery, readMode, transport, batch,
+                    backpressureTimeout, stallTimeout, consumerFailurePolicy);
+        }
+    }
+}

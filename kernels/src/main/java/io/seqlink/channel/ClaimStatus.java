@@ -1,0 +1,45 @@
+package io.seqlink.channel;
+
+/**
+ * Status codes of {@link PublishChannel#tryClaim()} and {@link PublishChannel#offer}: a positive
+ * result is the claimed sequence, a negative one is one of these. No exception on the hot path.
+ */
+public final class ClaimStatus {
+
+    /** No free slot: a consumer has not acknowledged the frame the slot holds (lossless delivery). */
+    public static final long BACK_PRESSURED = -1;
+    /** The channel was closed. */
+    public static final long CLOSED = -2;
+    /** A claimed frame is not committed yet: commit it before claiming another. */
+    public static final long CLAIM_OPEN = -3;
+    /** {@code maxPublishBatch} frames are committed but not published: publish before claiming more. */
+    public static final long BATCH_FULL = -4;
+    /** The channel failed (a device error); {@link PublishChannel#failure()} says why. */
+    public static final long FAILED = -5;
+
+    private ClaimStatus() {
+    }
+
+    /** A name for a status code, or {@code "SEQUENCE"} for a claimed sequence. */
+    public static String describe(long status) {
+        if (status > 0) {
+            return "SEQUENCE";
+        }
+        if (status == BACK_PRESSURED) {
+            return "BACK_PRESSURED";
+        }
+        if (status == CLOSED) {
+            return "CLOSED";
+        }
+        if (status == CLAIM_OPEN) {
+            return "CLAIM_OPEN";
+        }
+        if (status == BATCH_FULL) {
+            return "BATCH_FULL";
+        }
+        if (status == FAILED) {
+            return "FAILED";
+        }
+        return "UNKNOWN(" + status + ")";
+    }
+}

@@ -1,0 +1,62 @@
+package io.seqlink.layout;
+
+/**
+ * The shape of a ring of slots: {@code slots} slots of {@code stride} bytes, each a
+ * {@link SlotHeader} followed by up to {@code slotBytes} of payload, the stride rounded up to 128
+ * bytes so that every slot starts on its own line.
+ *
+ * <p>Frame {@code s} (numbered from 1) lives in slot {@code (s - 1) % slots}; a consumer that fell
+ * behind still finds any frame not yet overwritten at the same place.
+ *
+ * @param slots     number of slots, at least 2
+ * @param slotBytes largest payload a slot holds
+ * @param stride    bytes from one slot to the next
+ */
+public record RingGeometry(int slots, long slotBytes, long stride) {
+
+    public static final int MIN_SLOTS = 2;
+    public static final int MAX_SLOTS = 1 << 20;
+    public static final long MAX_SLOT_BYTES = 1L << 30;
+    public static final long MAX_RING_BYTES = 1L << 34;
+
+    public RingGeometry {
+        if (slots < MIN_SLOTS || slots > MAX_SLOTS) {
+            throw new IllegalArgumentException("slots must be between " + MIN_SLOTS + " and " + MAX_SLOTS + ", was " + slots);
+        }
+        if (slotBytes < 1 || slotBytes > MAX_SLOT_BYTES) {
+            throw new IllegalArgumentException("slotBytes must be between 1 and " + MAX_SLOT_BYTES + ", was " + slotBytes);
+        }
+        if (stride != strideFor(slotBytes)) {
+            throw new IllegalArgumentException("stride must be " + strideFor(slotBytes) + " for slotBytes " + slotBytes + ", was " + stride);
+        }
+    }
+
+    public static RingGeometry of(int slots, long slotBytes) {
+        return new RingGeometry(slots, slotBytes, strideFor(slotBytes));
+    }
+
+    /** Header plus payload, rounded up to a multiple of 128. */
+    public static long strideFor(long slotBytes) {
+        return (SlotHeader.BYTES + slotBytes + 127) & ~127L;
+    }
+
+    /** Bytes of the whole ring. */
+    public long ringBytes() {
+        return stride * slots;
+    }
+
+    /** Slot index of frame {@code sequence} (sequences start at 1). */
+    public int slotOf(long sequence) {
+        return (int) ((sequence - 1) % slots);
+    }
+
+    /** Byte offset of the slot holding {@code sequence}. */
+    public long offsetOf(long sequence) {
+        return slotOf(sequence) * stride;
+    }
+
+    /** Byte offset of the payload of {@code sequence}. */
+    public long payloadOffsetOf(long sequence) {
+        return offsetOf(sequence) + SlotHeader.BYTES;
+    }
+}

@@ -1,0 +1,128 @@
+package io.seqlink.autoconfigure;
+
+import io.seqlink.SeqlinkConfigurationException;
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.channel.Violation;
+import io.seqlink.launcher.LauncherSettings;
+import io.seqlink.topology.TopologyPolicy;
+import io.seqlink.topology.VerifierSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens a {@link SeqlinkRuntime} from {@link SeqlinkProperties}: checks every property first, opens
+ * the backend and verifies the links the configured channels use, checks the channels against the
+ * devices really there, then opens them. Any problem fails with one exception that lists every
+ * invalid property; nothing stays open.
+ */
+public final class SeqlinkRuntimeFactory {
+
+    private static final Logger log = LoggerFactory.getLogger(SeqlinkRuntimeFactory.class);
+
+    private SeqlinkRuntimeFactory() {
+    }
+
+    /**
+     * The open runtime with every configured channel open, its launcher not yet started.
+     *
+     * @throws SeqlinkConfigurationException listing every invalid property
+     * @throws io.seqlink.backend.BackendUnavailableException when {@code seqlink.backend=cuda} cannot run here
+     * @throws io.seqlink.topology.UnsupportedLinkException when a link is worse than required under policy fail
+     */
+    public static SeqlinkRuntime create(SeqlinkProperties properties, List<SeqlinkRuntimeBuilderCustomizer> customizers) {
+        List<Violation> problems = SeqlinkPropertiesValidator.validate(properties);
+        if (!problems.isEmpty()) {
+            throw new SeqlinkConfigurationException(problems);
+        }
+        Map<String, ChannelSpec> specs = specs(properties);
+        SeqlinkRuntime.Builder builder = builder(properties, specs);
+        for (SeqlinkRuntimeBuilderCustomizer c : customizers) {
+            c.customize(builder);
+        }
+        SeqlinkRuntime runtime;
+        try {
+            runtime = builder.open();
+        } catch (SeqlinkConfigurationException ex) {
+            throw new SeqlinkConfigurationException(SeqlinkPropertiesValidator.qualified(ex.violations()));
+        }
+        try {
+            List<Violation> channelProblems = new ArrayList<>();
+            specs.forEach((name, spec) -> {
+                if (runtime.channel(name).isEmpty()) {
+                    channelProblems.addAll(runtime.validate(spec, SeqlinkPropertiesValidator.channelPrefix(name)));
+                }
+            });
+            if (!channelProblems.isEmpty()) {
+                throw new SeqlinkConfigurationException(channelProblems);
+            }
+            for (Map.Entry<String, ChannelSpec> e : specs.entrySet()) {
+                if (runtime.channel(e.getKey()).isEmpty()) {
+                    PublishChannel ch = runtime.openChannel(e.getValue());
+                    log.info("seqlink channel '{}': device {} -> {}, {} x {} B, {}, transports {}", ch.name(),
+                            ch.spec().producer(), ch.consumerDevices(), ch.spec().slots(), ch.spec().slotBytes(),
+                            ch.spec().delivery().name().toLowerCase(java.util.Locale.ROOT), transports(ch));
+                }
+            }
+            return runtime;
+        } catch (RuntimeException ex) {
+            runtime.close();
+            throw ex;
+        }
+    }
+
+    /** The channel specifications the properties describe, by name, in configuration order. */
+    public static Map<String, ChannelSpec> specs(SeqlinkProperties properties) {
+        Map<String, ChannelSpec> specs = new LinkedHashMap<>();
+        properties.channels().forEach((name, channel) -> specs.put(name, channel.toSpec(name)));
+        return specs;
+    }
+
+    static SeqlinkRuntime.Builder builder(SeqlinkProperties p, Map<String, ChannelSpec> specs) {
+        SeqlinkProperties.Verify v = p.verify();
+        SeqlinkProperties.Launcher l = p.launcher();
+        SeqlinkRuntime.Builder b = SeqlinkRuntime.builder()
+                .backend(p.backend())
+                .emulated(emulatedTopology(p.emulated()))
+                .devices(p.topology().devices().isEmpty() ? null : p.topology().devices())
+                .verifier(new VerifierSettings(v.enabled(), v.maxAtomicLatency().toNanos(), v.minScalingRatio(), v.timeout()))
+                .policy(new TopologyPolicy(p.topology().requiredLinkClass(), p.topology().onUnsupported()))
+                .launcher(new LauncherSettings(l.idleStrategy(), l.batchSize(), l.watchdogPeriod()))
+                .drainTimeout(p.shutdown().drainTimeout())
+                .openChannels(false);
+        specs.values().forEach(b::channel);
+        return b;
+    }
+
+    /** The simulated machine {@code seqlink.emulated} describes. */
+    public static EmulatedTopology emulatedTopology(SeqlinkProperties.Emulated e) {
+        EmulatedTopology.Builder b = EmulatedTopology.builder(e.deviceCount()).streamMode(e.streamMode());
+        e.links().forEach((key, mode) -> {
+            EmulatedLinkKey k = EmulatedLinkKey.parse(key);
+            if (k.bidirectional()) {
+                b.link(k.accessor(), k.owner(), mode);
+            } else {
+                b.directed(k.accessor(), k.owner(), mode);
+            }
+        });
+        e.latency().forEach((key, latency) -> {
+            EmulatedLinkKey k = EmulatedLinkKey.parse(key);
+            b.latency(k.accessor(), k.owner(), latency.toNanos());
+        });
+        return b.build();
+    }
+
+    private static Map<Integer, String> transports(PublishChannel ch) {
+        Map<Integer, String> t = new LinkedHashMap<>();
+        for (int d : ch.consumerDevices()) {
+            t.put(d, ch.consumer(d).transport().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return t;
+    }
+}

@@ -1,0 +1,23 @@
+package io.seqlink.autoconfigure.channel;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.PublishChannel;
+
+/** The factory method behind the channel bean definitions: the runtime's channel of a name. */
+public final class ChannelBeans {
+
+    private ChannelBeans() {
+    }
+
+    /**
+     * The channel {@code name} of {@code runtime}; the auto-configured runtime opened it at startup.
+     *
+     * @throws IllegalStateException when the runtime has no such channel (an application's own runtime that
+     *                               did not open the configured channel)
+     */
+    public static PublishChannel channel(SeqlinkRuntime runtime, String name) {
+        return runtime.channel(name).orElseThrow(() -> new IllegalStateException("the SeqlinkRuntime bean has no channel '"
+                + name + "' although seqlink.channels." + name + " is configured; open it in your SeqlinkRuntime bean, "
+                + "or let seqlink auto-configure the runtime"));
+    }
+}

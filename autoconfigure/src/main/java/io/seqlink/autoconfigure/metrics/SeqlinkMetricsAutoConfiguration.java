@@ -1,0 +1,34 @@
+package io.seqlink.autoconfigure.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.autoconfigure.SeqlinkAutoConfiguration;
+import io.seqlink.spring.metrics.SeqlinkMetrics;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
+ * seqlink's meters (a {@link SeqlinkMetrics} {@code MeterBinder}) when Micrometer and a
+ * {@link MeterRegistry} are there. Percentile histograms are left to the application
+ * ({@code management.metrics.distribution.percentiles-histogram.seqlink.consumer.latency=true}).
+ */
+@AutoConfiguration(after = SeqlinkAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "seqlink.enabled", matchIfMissing = true)
+@ConditionalOnBean({ SeqlinkRuntime.class, MeterRegistry.class })
+public final class SeqlinkMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    SeqlinkMetrics seqlinkMetrics(SeqlinkRuntime runtime) {
+        return new SeqlinkMetrics(runtime);
+    }
+}

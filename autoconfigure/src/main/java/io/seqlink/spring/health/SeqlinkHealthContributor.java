@@ -1,0 +1,49 @@
+package io.seqlink.spring.health;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.PublishChannel;
+import java.util.stream.Stream;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthContributors;
+
+/**
+ * The {@code seqlink} health composite: a {@code topology} child and one child per channel, named
+ * after it (channel names never contain {@code /}, and {@code topology} is reserved). The children
+ * follow the runtime: channels opened after startup appear, closed ones leave. Every child reads
+ * cached state only.
+ */
+public class SeqlinkHealthContributor implements CompositeHealthContributor {
+
+    /** The name of the topology child. */
+    public static final String TOPOLOGY = "topology";
+
+    private final SeqlinkRuntime runtime;
+    private final SeqlinkHealthSettings settings;
+    private final TopologyHealthIndicator topology;
+
+    public SeqlinkHealthContributor(SeqlinkRuntime runtime, SeqlinkHealthSettings settings) {
+        this.runtime = runtime;
+        this.settings = settings;
+        this.topology = new TopologyHealthIndicator(runtime, settings);
+    }
+
+    @Override
+    public HealthContributor getContributor(String name) {
+        if (TOPOLOGY.equals(name)) {
+            return topology;
+        }
+        return runtime.channel(name).map(this::indicator).orElse(null);
+    }
+
+    @Override
+    public Stream<HealthContributors.Entry> stream() {
+        return Stream.concat(Stream.of(new HealthContributors.Entry(TOPOLOGY, topology)),
+                runtime.channels().stream().filter(ch -> !TOPOLOGY.equals(ch.name()))
+                        .map(ch -> new HealthContributors.Entry(ch.name(), indicator(ch))));
+    }
+
+    private ChannelHealthIndicator indicator(PublishChannel channel) {
+        return new ChannelHealthIndicator(runtime, channel, settings);
+    }
+}

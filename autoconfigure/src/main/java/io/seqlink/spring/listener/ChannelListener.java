@@ -1,0 +1,68 @@
+package io.seqlink.spring.listener;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.core.annotation.AliasFor;
+
+/**
+ * Marks a bean method as the listener of a seqlink channel's consumers. The launcher calls it on the
+ * consumer device's loop thread, once per frame or once per consume round, in sequence order.
+ *
+ * <p>Accepted parameters, in any order:
+ * <ul>
+ * <li>exactly one of: a {@link io.seqlink.channel.Frame} (one call per frame), a
+ * {@code List<Frame>} (one call per consume round, a batch), or a
+ * {@link io.seqlink.channel.DeviceFrames} (device work enqueued on the consumer's stream);</li>
+ * <li>optionally a {@link ListenerContext}: channel, consumer device, attempt.</li>
+ * </ul>
+ *
+ * <p><strong>Frames are flyweights</strong>: a {@code Frame}, the batch list, the context and the
+ * payload buffer are reused for the next frame. They are valid only while the method runs; using a
+ * kept {@code Frame}, list or context afterwards throws {@link IllegalStateException}. Copy what you
+ * keep (e.g. {@code byte[] copy = new byte[frame.length()]; frame.payload().get(copy);}).
+ *
+ * <p>A method that throws is called again with the same frame (or batch) after a backoff
+ * ({@code seqlink.listener.retry.*}); after the last attempt the frame is handed to the
+ * {@link io.seqlink.channel.FrameErrorHandler} bean (the dead-letter hook). If that throws too, the
+ * consumer stops at the frame and delivers it again later: no frame is silently lost (delivery is at
+ * least once).
+ *
+ * <pre>{@code
+ * @ChannelListener(channel = "frames")
+ * void onFrame(Frame frame, ListenerContext context) {
+ *     long checksum = checksum(frame.payload());
+ *     ...
+ * }
+ * }</pre>
+ */
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface ChannelListener {
+
+    /** Listen on every consumer device of the channel. */
+    int ALL_DEVICES = -1;
+
+    /** Alias for {@link #channel()}. */
+    @AliasFor("channel")
+    String value() default "";
+
+    /**
+     * The channel, as named under {@code seqlink.channels}. Placeholders such as
+     * {@code ${app.channel}} are resolved.
+     */
+    @AliasFor("value")
+    String channel() default "";
+
+    /**
+     * The consumer device to listen on; {@link #ALL_DEVICES} (the default) runs the method for every
+     * consumer device of the channel, one consumer per device. A device runs one listener per channel.
+     */
+    int device() default ALL_DEVICES;
+
+    /** An id for logs, health and the endpoint; default {@code beanName.methodName}. */
+    String id() default "";
+}

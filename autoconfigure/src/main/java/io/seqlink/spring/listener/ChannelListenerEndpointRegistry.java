@@ -1,0 +1,245 @@
+package io.seqlink.spring.listener;
+
+import io.seqlink.SeqlinkConfigurationException;
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.ChannelSnapshot;
+import io.seqlink.channel.ChannelState;
+import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.ConsumerSnapshot;
+import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.FrameErrorHandler;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.channel.RetryPolicy;
+import io.seqlink.channel.Violation;
+import io.seqlink.spring.support.ChannelSnapshots;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Binds {@link ChannelListener} methods to their channels' consumers and runs the seqlink launcher
+ * as part of the application's lifecycle, like spring-kafka's listener endpoint registry.
+ *
+ * <ul>
+ * <li>Binding (when the listener beans exist): every listener is checked against the runtime's
+ * channels (unknown channel, a device that is not a consumer, two listeners on one consumer; all
+ * reported at once) and subscribed with the retry policy and the {@link FrameErrorHandler}.</li>
+ * <li>{@link #start()} (late phase {@value #DEFAULT_PHASE}, after the web server and other
+ * lifecycle beans): starts the launcher, so consumption begins once the context is ready.</li>
+ * <li>{@link #stop()} (first to stop): drains every channel (new claims get
+ * {@code ClaimStatus.CLOSED}; consumers take what was published) within
+ * {@code seqlink.shutdown.drain-timeout} over all channels, closes the channels, then stops the
+ * launcher. {@link #drainReports()} tells what was left undelivered, and it is logged.</li>
+ * </ul>
+ */
+public class ChannelListenerEndpointRegistry implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(ChannelListenerEndpointRegistry.class);
+
+    /** Late, like spring-kafka's containers: start after, and stop before, the usual lifecycle beans. */
+    public static final int DEFAULT_PHASE = Integer.MAX_VALUE - 100;
+
+    private final SeqlinkRuntime runtime;
+    private final RetryPolicy retryPolicy;
+    private final FrameErrorHandler errorHandler;
+    private final Duration drainTimeout;
+    private final boolean autoStartup;
+    private final List<ChannelListenerEndpoint> endpoints = new CopyOnWriteArrayList<>();
+    private final Map<String, ChannelListenerEndpoint> byConsumer = new LinkedHashMap<>();
+    private volatile List<DrainReport> drainReports = List.of();
+    private volatile boolean running;
+
+    public ChannelListenerEndpointRegistry(SeqlinkRuntime runtime, RetryPolicy retryPolicy, FrameErrorHandler errorHandler,
+            Duration drainTimeout, boolean autoStartup) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler");
+        this.drainTimeout = Objects.requireNonNull(drainTimeout, "drainTimeout");
+        this.autoStartup = autoStartup;
+    }
+
+    /**
+     * Checks {@code listeners} against the runtime's channels, reporting every problem at once, then
+     * subscribes each to its consumers.
+     *
+     * @throws SeqlinkConfigurationException listing every listener problem; nothing is subscribed then
+     */
+    public synchronized void registerAll(List<ChannelListenerEndpoint> listeners) {
+        List<Violation> problems = new ArrayList<>();
+        Map<String, ChannelListenerEndpoint> claimed = new LinkedHashMap<>(byConsumer);
+        List<Runnable> subscriptions = new ArrayList<>();
+        for (ChannelListenerEndpoint ep : listeners) {
+            String where = "@ChannelListener(channel = \"" + ep.channel() + "\"" + (ep.device() < 0 ? "" : ", device = "
+                    + ep.device()) + ") on " + ep.describe();
+            Optional<PublishChannel> found = runtime.channel(ep.channel());
+            if (found.isEmpty()) {
+                List<String> names = runtime.channels().stream().map(PublishChannel::name).toList();
+                problems.add(new Violation(where, "there is no channel '" + ep.channel() + "'; the channels are " + names,
+                        "configure seqlink.channels." + ep.channel() + " (producer and consumers), or name one of " + names));
+                continue;
+            }
+            PublishChannel channel = found.get();
+            List<Integer> devices = ep.device() < 0 ? channel.consumerDevices() : List.of(ep.device());
+            if (ep.device() >= 0 && !channel.consumerDevices().contains(ep.device())) {
+                problems.add(new Violation(where, "device " + ep.device() + " is not a consumer of channel '"
+                        + channel.name() + "' (consumers " + channel.consumerDevices() + ")", "set device to one of "
+                        + channel.consumerDevices() + ", or add " + ep.device() + " to seqlink.channels." + channel.name()
+                        + ".consumers"));
+                continue;
+            }
+            for (int d : devices) {
+                String key = key(channel.name(), d);
+                ChannelListenerEndpoint other = claimed.get(key);
+                ConsumerPort port = channel.consumer(d);
+                if (other != null) {
+                    problems.add(new Violation(where, "consumer device " + d + " of channel '" + channel.name()
+                            + "' already has the listener " + other.describe(), "a device runs one listener per channel: "
+                            + "give each listener its own device (the device attribute), or merge them"));
+                    continue;
+                }
+                if (port.subscribed()) {
+                    problems.add(new Violation(where, "consumer device " + d + " of channel '" + channel.name()
+                            + "' already has a listener subscribed in code", "subscribe either in code or with @ChannelListener"));
+                    continue;
+                }
+                claimed.put(key, ep);
+                subscriptions.add(() -> subscribe(ep, channel, port));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new SeqlinkConfigurationException(problems);
+        }
+        subscriptions.forEach(Runnable::run);
+        byConsumer.clear();
+        byConsumer.putAll(claimed);
+        endpoints.addAll(listeners);
+    }
+
+    private void subscribe(ChannelListenerEndpoint ep, PublishChannel channel, ConsumerPort port) {
+        ListenerInvoker invoker = new ListenerInvoker(ep, port, channel.spec().producer());
+        port.retryPolicy(retryPolicy).errorHandler(errorHandler);
+        switch (ep.kind()) {
+            case FRAME -> port.subscribe(invoker);
+            case BATCH -> port.subscribeBatches(invoker);
+            case DEVICE -> port.subscribeDevice(invoker);
+        }
+        log.debug("seqlink: {} listens on channel '{}' device {} ({})", ep.id(), channel.name(), port.device(), port.transport());
+    }
+
+    private static String key(String channel, int device) {
+        return channel + "/" + device;
+    }
+
+    /** The listeners bound, in registration order. */
+    public List<ChannelListenerEndpoint> endpoints() {
+        return List.copyOf(endpoints);
+    }
+
+    /** The id of the listener on consumer {@code device} of {@code channel}, if one is bound. */
+    public synchronized Optional<String> listenerId(String channel, int device) {
+        ChannelListenerEndpoint ep = byConsumer.get(key(channel, device));
+        return Optional.ofNullable(ep).map(ChannelListenerEndpoint::id);
+    }
+
+    /** What the last {@link #stop()} left undelivered, per channel; empty before it ran. */
+    public List<DrainReport> drainReports() {
+        return drainReports;
+    }
+
+    public SeqlinkRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        for (PublishChannel ch : runtime.channels()) {
+            for (int d : ch.consumerDevices()) {
+                if (!ch.consumer(d).subscribed()) {
+                    log.warn("seqlink channel '{}': consumer device {} has no listener; it takes no frames{}", ch.name(), d,
+                            ch.spec().delivery() == io.seqlink.channel.Delivery.LOSSLESS
+                                    ? " and will hold the producer back once the ring is full (lossless)" : "");
+                }
+            }
+        }
+        runtime.start();
+        running = true;
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (!running) {
+            return;
+        }
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        List<DrainReport> reports = new ArrayList<>();
+        for (PublishChannel ch : runtime.channels()) {
+            if (ch.state() == ChannelState.CLOSED) {
+                continue;
+            }
+            if (ch.state() == ChannelState.FAILED) {
+                // nothing can be drained from a failed channel; the runtime releases it when it closes
+                reports.add(failedReport(ch));
+                continue;
+            }
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            try {
+                reports.add(ch.drainAndClose(left));
+            } catch (RuntimeException ex) {
+                log.warn("seqlink channel '{}': draining failed: {}", ch.name(), ex.toString());
+            }
+        }
+        runtime.launcher().stop();
+        drainReports = List.copyOf(reports);
+        running = false;
+        long published = reports.stream().mapToLong(DrainReport::published).sum();
+        long undelivered = reports.stream().mapToLong(DrainReport::totalUndelivered).sum();
+        if (undelivered == 0) {
+            log.info("seqlink stopped: {} channel(s) drained, every one of {} published frame(s) delivered", reports.size(),
+                    published);
+        } else {
+            log.warn("seqlink stopped: {} of {} published frame(s) left undelivered: {}", undelivered, published, reports);
+        }
+    }
+
+    private static DrainReport failedReport(PublishChannel ch) {
+        ChannelSnapshot s = ChannelSnapshots.of(ch);
+        Map<Integer, Long> undelivered = new LinkedHashMap<>();
+        long published = 0;
+        if (s != null) {
+            published = Math.max(s.published(), s.publishedOnDevice());
+            for (ConsumerSnapshot c : s.consumers()) {
+                long left = Math.max(0, published - c.acknowledged());
+                if (left > 0) {
+                    undelivered.put(c.device(), left);
+                }
+            }
+        }
+        return new DrainReport(ch.name(), published, undelivered, false);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
+    }
+
+    @Override
+    public int getPhase() {
+        return DEFAULT_PHASE;
+    }
+}

@@ -1,0 +1,178 @@
+package io.seqlink.spring.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.ProbeMeasurement;
+import io.seqlink.channel.ChannelSnapshot;
+import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.ConsumerSnapshot;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.support.ChannelSnapshots;
+import io.seqlink.topology.LinkVerdict;
+import io.seqlink.topology.TopologyReport;
+import io.seqlink.topology.TopologyVerifier;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * seqlink's meters, read from channel snapshots and the topology report (cached state; no driver
+ * call). Names as Micrometer writes them; Prometheus turns dots into underscores and adds
+ * {@code _total} to counters and {@code _seconds} to timers.
+ *
+ * <table>
+ * <caption>Meters</caption>
+ * <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
+ * <tr><td>seqlink.channel.published</td><td>counter</td><td>channel, device</td><td>frames the producer device published</td></tr>
+ * <tr><td>seqlink.channel.claimed</td><td>counter</td><td>channel, device</td><td>slots claimed by the producer</td></tr>
+ * <tr><td>seqlink.channel.backpressure.waits</td><td>counter</td><td>channel, device</td><td>claims refused for want of a free slot</td></tr>
+ * <tr><td>seqlink.channel.failed</td><td>gauge</td><td>channel, device</td><td>1 when a device error closed the channel</td></tr>
+ * <tr><td>seqlink.consumer.consumed</td><td>counter</td><td>channel, consumer, device</td><td>frames the listener handled</td></tr>
+ * <tr><td>seqlink.consumer.lag</td><td>gauge</td><td>channel, consumer, device</td><td>frames published and not yet acknowledged</td></tr>
+ * <tr><td>seqlink.consumer.position</td><td>gauge</td><td>channel, consumer, device</td><td>highest acknowledged sequence</td></tr>
+ * <tr><td>seqlink.consumer.latency</td><td>timer</td><td>channel, consumer, device</td><td>publish to acknowledgement, per frame (no percentile histogram unless configured)</td></tr>
+ * <tr><td>seqlink.consumer.missed</td><td>counter</td><td>channel, consumer, device</td><td>frames never delivered (lapped, latest delivery)</td></tr>
+ * <tr><td>seqlink.consumer.laps</td><td>counter</td><td>channel, consumer, device</td><td>frames the consume step found overwritten</td></tr>
+ * <tr><td>seqlink.consumer.empty.polls</td><td>counter</td><td>channel, consumer, device, side=host|device</td><td>looks that found nothing</td></tr>
+ * <tr><td>seqlink.consumer.retries</td><td>counter</td><td>channel, consumer, device</td><td>listener deliveries retried</td></tr>
+ * <tr><td>seqlink.consumer.dead.lettered</td><td>counter</td><td>channel, consumer, device</td><td>frames handed to the error handler</td></tr>
+ * <tr><td>seqlink.consumer.stalls</td><td>counter</td><td>channel, consumer, device</td><td>stall episodes</td></tr>
+ * <tr><td>seqlink.consumer.stalled</td><td>gauge</td><td>channel, consumer, device</td><td>1 while stalled</td></tr>
+ * <tr><td>seqlink.link.atomic.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote release atomic add</td></tr>
+ * <tr><td>seqlink.link.acquire.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote acquire load</td></tr>
+ * <tr><td>seqlink.link.scaling.ratio</td><td>gauge</td><td>producer, consumer, verdict</td><td>probe: throughput at most threads over one thread</td></tr>
+ * </table>
+ *
+ * <p>{@code consumer} and {@code device} of a consumer meter are both its device ordinal ({@code device}
+ * lets one query sum over everything a device does); on channel meters {@code device} is the producer.
+ * Link gauges exist for the links probed at startup and are NaN while a re-verification leaves a link
+ * unprobed. The {@code verdict} tag holds the startup verdict.
+ */
+public class SeqlinkMetrics implements MeterBinder {
+
+    private final SeqlinkRuntime runtime;
+    private final Map<ConsumerPort, List<Timer>> timers = new ConcurrentHashMap<>();
+
+    public SeqlinkMetrics(SeqlinkRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (PublishChannel ch : runtime.channels()) {
+            bindChannel(registry, ch);
+        }
+        TopologyReport report = runtime.topology();
+        if (report != null) {
+            for (LinkVerdict v : report.links()) {
+                if (v.probed()) {
+                    bindLink(registry, v);
+                }
+            }
+        }
+    }
+
+    private void bindChannel(MeterRegistry registry, PublishChannel ch) {
+        Tags tags = Tags.of("channel", ch.name(), "device", String.valueOf(ch.spec().producer()));
+        FunctionCounter.builder("seqlink.channel.published", ch, c -> channel(c, ChannelSnapshot::publishedOnDevice)).tags(tags)
+                .description("Frames the producer device published").register(registry);
+        FunctionCounter.builder("seqlink.channel.claimed", ch, c -> channel(c, ChannelSnapshot::claimed)).tags(tags)
+                .description("Slots claimed by the producer").register(registry);
+        FunctionCounter.builder("seqlink.channel.backpressure.waits", ch, c -> channel(c, ChannelSnapshot::backpressured)).tags(tags)
+                .description("Claims refused because no slot was free (lossless backpressure)").register(registry);
+        Gauge.builder("seqlink.channel.failed", ch, c -> c.failure() != null ? 1 : 0).tags(tags)
+                .description("1 when a device error closed the channel").register(registry);
+        for (int device : ch.consumerDevices()) {
+            bindConsumer(registry, ch, device);
+        }
+    }
+
+    private void bindConsumer(MeterRegistry registry, PublishChannel ch, int device) {
+        String d = String.valueOf(device);
+        Tags tags = Tags.of("channel", ch.name(), "consumer", d, "device", d);
+        ConsumerPort port = ch.consumer(device);
+        counter(registry, "seqlink.consumer.consumed", ch, device, tags, ConsumerSnapshot::delivered, "Frames the listener handled");
+        gauge(registry, "seqlink.consumer.lag", ch, device, tags, ConsumerSnapshot::lag, "Frames published and not yet acknowledged");
+        gauge(registry, "seqlink.consumer.position", ch, device, tags, ConsumerSnapshot::acknowledged,
+                "Highest acknowledged sequence");
+        counter(registry, "seqlink.consumer.missed", ch, device, tags, ConsumerSnapshot::missed,
+                "Frames never delivered: lapped under latest delivery");
+        counter(registry, "seqlink.consumer.laps", ch, device, tags, ConsumerSnapshot::laps, "Frames the consume step found overwritten");
+        counter(registry, "seqlink.consumer.empty.polls", ch, device, tags.and("side", "host"), ConsumerSnapshot::hostEmptyPolls,
+                "Launcher looks at the host mirror that found nothing new");
+        counter(registry, "seqlink.consumer.empty.polls", ch, device, tags.and("side", "device"), ConsumerSnapshot::deviceEmptyPolls,
+                "Consume steps that found no frame");
+        counter(registry, "seqlink.consumer.retries", ch, device, tags, ConsumerSnapshot::retries, "Listener deliveries retried");
+        counter(registry, "seqlink.consumer.dead.lettered", ch, device, tags, ConsumerSnapshot::deadLettered,
+                "Frames handed to the error handler after every retry failed");
+        counter(registry, "seqlink.consumer.stalls", ch, device, tags, ConsumerSnapshot::stalls, "Stall episodes");
+        gauge(registry, "seqlink.consumer.stalled", ch, device, tags, s -> s.stalled() ? 1 : 0, "1 while the consumer is stalled");
+        Timer timer = Timer.builder("seqlink.consumer.latency").tags(tags)
+                .description("Publish to acknowledgement of each frame").register(registry);
+        List<Timer> list = timers.computeIfAbsent(port, p -> {
+            CopyOnWriteArrayList<Timer> ts = new CopyOnWriteArrayList<>();
+            p.latencyRecorder(nanos -> {
+                for (Timer t : ts) {
+                    t.record(nanos, TimeUnit.NANOSECONDS);
+                }
+            });
+            return ts;
+        });
+        if (!list.contains(timer)) {
+            list.add(timer);
+        }
+    }
+
+    private void bindLink(MeterRegistry registry, LinkVerdict startup) {
+        int p = startup.producer();
+        int c = startup.consumer();
+        Tags tags = Tags.of("producer", String.valueOf(p), "consumer", String.valueOf(c), "verdict",
+                startup.verdict().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        Gauge.builder("seqlink.link.atomic.latency", runtime, rt -> probe(rt, p, c, m -> m.atomicAddLatencyNs() / 1e9))
+                .tags(tags).baseUnit("seconds").description("Probe: mean latency of one remote release atomic add")
+                .register(registry);
+        Gauge.builder("seqlink.link.acquire.latency", runtime, rt -> probe(rt, p, c, m -> m.acquireLoadLatencyNs() / 1e9))
+                .tags(tags).baseUnit("seconds").description("Probe: mean latency of one remote acquire load")
+                .register(registry);
+        Gauge.builder("seqlink.link.scaling.ratio", runtime, rt -> probe(rt, p, c, TopologyVerifier::scalingRatio))
+                .tags(tags).description("Probe: remote atomic throughput at the most threads over one thread")
+                .register(registry);
+    }
+
+    private static double probe(SeqlinkRuntime rt, int producer, int consumer, ToDoubleFunction<ProbeMeasurement> f) {
+        TopologyReport report = rt.topology();
+        if (report == null) {
+            return Double.NaN;
+        }
+        return report.link(producer, consumer).map(LinkVerdict::probe).map(f::applyAsDouble).orElse(Double.NaN);
+    }
+
+    private static double channel(PublishChannel ch, ToDoubleFunction<ChannelSnapshot> f) {
+        ChannelSnapshot s = ChannelSnapshots.of(ch);
+        return s == null ? Double.NaN : f.applyAsDouble(s);
+    }
+
+    private static double consumer(PublishChannel ch, int device, ToDoubleFunction<ConsumerSnapshot> f) {
+        ConsumerSnapshot s = ChannelSnapshots.consumer(ch, device);
+        return s == null ? Double.NaN : f.applyAsDouble(s);
+    }
+
+    private static void counter(MeterRegistry registry, String name, PublishChannel ch, int device, Tags tags,
+            ToDoubleFunction<ConsumerSnapshot> f, String description) {
+        FunctionCounter.builder(name, ch, c -> consumer(c, device, f)).tags(tags).description(description)
+                .register(registry);
+    }
+
+    private static void gauge(MeterRegistry registry, String name, PublishChannel ch, int device, Tags tags,
+            ToDoubleFunction<ConsumerSnapshot> f, String description) {
+        Gauge.builder(name, ch, c -> consumer(c, device, f)).tags(tags).description(description).register(registry);
+    }
+}

@@ -1,0 +1,38 @@
+package io.seqlink.autoconfigure.diagnostics;
+
+import java.util.List;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+/** Analyzes a startup failure the way Boot's FailureAnalyzers does: every analyzer in spring.factories, first answer wins. */
+public final class FailureAnalysisTester {
+
+    private FailureAnalysisTester() {
+    }
+
+    public static FailureAnalysis analyze(Throwable failure) {
+        SpringFactoriesLoader.ArgumentResolver args = SpringFactoriesLoader.ArgumentResolver
+                .of(BeanFactory.class, new DefaultListableBeanFactory())
+                .and(Environment.class, new StandardEnvironment());
+        List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(FailureAnalysisTester.class.getClassLoader())
+                .load(FailureAnalyzer.class, args, SpringFactoriesLoader.FailureHandler.logging(
+                        org.apache.commons.logging.LogFactory.getLog(FailureAnalysisTester.class)));
+        for (FailureAnalyzer analyzer : analyzers) {
+            FailureAnalysis analysis = analyzer.analyze(failure);
+            if (analysis != null) {
+                return analysis;
+            }
+        }
+        return null;
+    }
+
+    /** The analysis as Boot prints it. */
+    public static String report(FailureAnalysis analysis) {
+        return "Description:\n\n" + analysis.getDescription() + "\n\nAction:\n\n" + analysis.getAction();
+    }
+}

@@ -1,0 +1,87 @@
+package io.seqlink.autoconfigure.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.autoconfigure.TestChannels;
+import io.seqlink.backend.BackendSelection;
+import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.metrics.SeqlinkMetrics;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** seqlink's meters follow the channel's counters and the probe's figures. */
+class SeqlinkMetricsTests {
+
+    @Test
+    void metersFollowPublishedConsumedAndTheLatencyOfEveryFrame() {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = rt.openChannel(ChannelSpec.builder("frames").producer(0).consumers(1).slots(16).slotBytes(64).build());
+            ch.consumer(1).subscribe(frame -> { });
+            MeterRegistry registry = new SimpleMeterRegistry();
+            new SeqlinkMetrics(rt).bindTo(registry);
+            rt.start();
+            for (int i = 1; i <= 100; i++) {
+                TestChannels.publishLong(ch, i);
+            }
+            assertThat(rt.launcher().awaitDrained(Duration.ofSeconds(10))).isTrue();
+            assertThat(registry.get("seqlink.channel.published").tags("channel", "frames", "device", "0").functionCounter().count())
+                    .isEqualTo(100);
+            assertThat(registry.get("seqlink.consumer.consumed").tags("channel", "frames", "consumer", "1", "device", "1")
+                    .functionCounter().count()).isEqualTo(100);
+            assertThat(registry.get("seqlink.consumer.lag").tag("channel", "frames").gauge().value()).isZero();
+            assertThat(registry.get("seqlink.consumer.position").tag("channel", "frames").gauge().value()).isEqualTo(100);
+            Timer latency = registry.get("seqlink.consumer.latency").tags("channel", "frames", "consumer", "1").timer();
+            assertThat(latency.count()).isEqualTo(100);
+            assertThat(latency.max(TimeUnit.NANOSECONDS)).isPositive();
+            HistogramSnapshot histogram = latency.takeSnapshot();
+            assertThat(histogram.percentileValues()).as("no percentiles unless the application asks").isEmpty();
+            assertThat(histogram.histogramCounts()).isEmpty();
+            assertThat(registry.get("seqlink.link.atomic.latency").tags("producer", "0", "consumer", "1").gauge().value())
+                    .isPositive().isLessThan(1.0);
+            assertThat(registry.get("seqlink.link.scaling.ratio").tags("producer", "0", "consumer", "1").gauge().value())
+                    .isPositive();
+        }
+    }
+
+    @Test
+    void backpressureWaitsAreCountedWhenNobodyConsumes() {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = rt.openChannel(ChannelSpec.builder("frames").producer(0).consumers(1).slots(4).slotBytes(64)
+                    .backpressureTimeout(Duration.ZERO).build());
+            MeterRegistry registry = new SimpleMeterRegistry();
+            new SeqlinkMetrics(rt).bindTo(registry);
+            while (ch.offer(new byte[8], 0, 8) > 0) {
+                // fill the ring
+            }
+            assertThat(registry.get("seqlink.channel.backpressure.waits").functionCounter().count()).isPositive();
+            assertThat(registry.get("seqlink.consumer.lag").gauge().value()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void metersOfAClosedChannelKeepTheirLastValueWithoutReadingFreedMemory() {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = rt.openChannel(ChannelSpec.builder("frames").producer(0).consumers(1).slots(4).slotBytes(64).build());
+            MeterRegistry registry = new SimpleMeterRegistry();
+            new SeqlinkMetrics(rt).bindTo(registry);
+            TestChannels.publishLong(ch, 1);
+            assertThat(registry.get("seqlink.channel.published").functionCounter().count()).isEqualTo(1);
+            ch.drainAndClose(Duration.ZERO);
+            assertThat(registry.get("seqlink.channel.published").functionCounter().count()).isEqualTo(1);
+            assertThat(registry.get("seqlink.consumer.lag").gauge().value()).isEqualTo(1);
+        }
+    }
+
+    private static SeqlinkRuntime runtime() {
+        return SeqlinkRuntime.builder().backend(BackendSelection.EMULATED).emulated(EmulatedTopology.allNvlink(2))
+                .drainTimeout(Duration.ZERO).open();
+    }
+}

@@ -37,12 +37,23 @@ else
   "$nvcc" -fatbin -std=c++17 -O3 "${gencode[@]}" -I"$src" -o "$stamp" "$src/seqlink_kernels.cu"
   echo "[seqlink] built $stamp ($(wc -c <"$stamp") bytes)"
 fi
-# The C++ comparator: the same publish/consume cycle written by hand against the CUDA driver and runtime.
+# The C++ comparator: the same publish/consume cycle written by hand against the CUDA runtime (driver
+# entry points are fetched at run time, so no libcuda is needed to link). Documented at its top.
 if [ -f "$src/bench/cycle_bench.cu" ]; then
   bin="$native/seqlink-cycle-bench"
   newest=$(find "$src" -type f \( -name '*.cu' -o -name '*.cuh' \) -newer "$bin" 2>/dev/null | head -1 || true)
   if [ ! -f "$bin" ] || [ -n "$newest" ]; then
-    "$nvcc" -std=c++17 -O3 "${gencode[@]}" -I"$src" -o "$bin" "$src/bench/cycle_bench.cu" -lcuda
+    "$nvcc" -std=c++17 -O3 "${gencode[@]}" -I"$src" -o "$bin" "$src/bench/cycle_bench.cu"
+    echo "[seqlink] built $bin"
+  fi
+fi
+# The host check: prints layouts, argument structs and pattern checksums from the compiled headers, for
+# the contract tests (runs without a GPU).
+if [ -f "$src/test/host_check.cu" ]; then
+  bin="$native/seqlink-host-check"
+  newest=$(find "$src" -type f \( -name '*.cu' -o -name '*.cuh' \) -newer "$bin" 2>/dev/null | head -1 || true)
+  if [ ! -f "$bin" ] || [ -n "$newest" ]; then
+    "$nvcc" -std=c++17 -O2 -o "$bin" "$src/test/host_check.cu"
     echo "[seqlink] built $bin"
   fi
 fi

@@ -1,0 +1,45 @@
+// seqlink_layout.cuh: byte offsets of the shared memory layouts, the same numbers as the Java classes
+// io.seqlink.layout.ControlBlock, ConsumerBlock and SlotHeader (their javadoc draws them).
+// io.seqlink.gpu.KernelLayoutContractTest parses this file and compares every constant with Java.
+#pragma once
+
+#include <cstdint>
+
+namespace seqlink {
+namespace layout {
+
+// ControlBlock: 64 bytes of words in a 128-byte line of its own.
+constexpr uint64_t CONTROL_PUBLISH_SEQ = 0;
+constexpr uint64_t CONTROL_WRITER_BUSY = 8;
+constexpr uint64_t CONTROL_BATCH_SIZE = 16;
+constexpr uint64_t CONTROL_BYTES = 128;
+
+// ConsumerBlock: line 0 cursor, line 1 descriptor.
+constexpr uint64_t CONSUMER_CONSUMED_SEQ = 0;
+constexpr uint64_t CONSUMER_READS = 8;
+constexpr uint64_t CONSUMER_EMPTY_POLLS = 16;
+constexpr uint64_t CONSUMER_LAPS = 24;
+constexpr uint64_t CONSUMER_READY_FROM = 128;
+constexpr uint64_t CONSUMER_READY_TO = 136;
+constexpr uint64_t CONSUMER_VALID_FROM = 144;
+constexpr uint64_t CONSUMER_OBSERVED_PUBLISH = 152;
+constexpr uint64_t CONSUMER_ROUND = 160;
+constexpr uint64_t CONSUMER_HOST_ROUND = 168;
+constexpr uint64_t CONSUMER_BYTES = 256;
+
+// SlotHeader: in front of every slot's payload.
+constexpr uint64_t SLOT_STAMP = 0;
+constexpr uint64_t SLOT_LENGTH = 8;
+constexpr uint64_t SLOT_HEADER_BYTES = 64;
+
+// Every allocation and every slot starts on a 128-byte line.
+constexpr uint64_t LINE_BYTES = 128;
+
+}  // namespace layout
+
+// A 64-bit word at a byte offset of a device address.
+__host__ __device__ __forceinline__ uint64_t* word_at(uint64_t base, uint64_t offset) {
+    return reinterpret_cast<uint64_t*>(base + offset);
+}
+
+}  // namespace seqlink

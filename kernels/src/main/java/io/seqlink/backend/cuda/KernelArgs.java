@@ -1,0 +1,50 @@
+package io.seqlink.backend.cuda;
+
+/**
+ * Sizes and field offsets of the argument structs in {@code seqlink_args.cuh}, which kernels take by
+ * value. All fields are 64-bit words, so the layout is the field order times 8. Internal: public only
+ * so the contract test can compare it with the compiled structs.
+ */
+public final class KernelArgs {
+
+    private KernelArgs() {
+    }
+
+    /** The most replicas one publish step writes ({@code MAX_PUSH_TARGETS}). */
+    public static final int MAX_PUSH_TARGETS = 16;
+
+    public static final int PUBLISH_CONTROL = 0;
+    public static final int PUBLISH_RING = 8;
+    public static final int PUBLISH_MIRROR = 16;
+    public static final int PUBLISH_SCRATCH = 24;
+    public static final int PUBLISH_SLOTS = 32;
+    public static final int PUBLISH_STRIDE = 40;
+    public static final int PUBLISH_SLOT_BYTES = 48;
+    public static final int PUBLISH_MAX_BATCH = 56;
+    public static final int PUBLISH_PUSH_COUNT = 64;
+    public static final int PUBLISH_PUSH_CONTROL = 80;
+    public static final int PUBLISH_PUSH_RING = PUBLISH_PUSH_CONTROL + 8 * MAX_PUSH_TARGETS;
+    public static final int PUBLISH_BYTES = PUBLISH_PUSH_RING + 8 * MAX_PUSH_TARGETS;
+
+    public static final int CONSUME_CONTROL = 0;
+    public static final int CONSUME_RING = 8;
+    public static final int CONSUME_LOCAL_RING = 16;
+    public static final int CONSUME_BLOCK = 24;
+    public static final int CONSUME_MIRROR = 32;
+    public static final int CONSUME_SCRATCH = 40;
+    public static final int CONSUME_SLOTS = 48;
+    public static final int CONSUME_STRIDE = 56;
+    public static final int CONSUME_SLOT_BYTES = 64;
+    public static final int CONSUME_MAX_BATCH = 72;
+    public static final int CONSUME_LAPPING = 80;
+    public static final int CONSUME_BYTES = 88;
+
+    /** Bytes of a binding's scratch line ({@code struct Scratch}); {@code min_published} at 8. */
+    public static final int SCRATCH_BYTES = 128;
+    public static final int SCRATCH_MIN_PUBLISHED = 8;
+
+    /** Threads per block of the multi-threaded kernels ({@code BLOCK_THREADS}). */
+    public static final int BLOCK_THREADS = 256;
+    /** Bytes one block of a copying kernel is given before a second block is added. */
+    public static final long BYTES_PER_BLOCK = 32 * 1024;
+}

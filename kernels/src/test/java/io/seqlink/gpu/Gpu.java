@@ -1,0 +1,110 @@
+package io.seqlink.gpu;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.Backend;
+import io.seqlink.backend.BackendProvider;
+import io.seqlink.backend.BackendSelection;
+import io.seqlink.backend.Backends;
+import io.seqlink.backend.DriverDetection;
+import io.seqlink.backend.FramePattern;
+import io.seqlink.channel.Frame;
+import io.seqlink.channel.FrameHandler;
+import io.seqlink.channel.PublishChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What the GPU tests share: the skip rule, how to open the CUDA backend, and a checksummed frame source and sink. */
+final class Gpu {
+
+    private Gpu() {
+    }
+
+    /** Skips the calling test, saying why, unless a CUDA driver and a device answer. */
+    static void assumeDriver() {
+        BackendProvider p = Backends.cudaProvider();
+        assumeTrue(p != null, "the CUDA backend is not on the classpath (JCuda missing)");
+        DriverDetection d = p.detect();
+        assumeTrue(d.usable(), "no usable CUDA driver: " + d.summary());
+    }
+
+    static Backend openBackend() {
+        assumeDriver();
+        return Backends.cudaProvider().open();
+    }
+
+    static SeqlinkRuntime openRuntime() {
+        assumeDriver();
+        return SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open();
+    }
+
+    /** The length of frame {@code sequence} in a channel of {@code slotBytes}: 1 to slotBytes, varying. */
+    static int lengthOf(long sequence, long slotBytes) {
+        return (int) (1 + Math.floorMod(sequence * 7919L, slotBytes));
+    }
+
+    /**
+     * Publishes frames 1..count, each the pattern for its sequence: even frames written on the device
+     * (fill kernel + commitDevice), odd ones from the host (staging buffer + commit), published in
+     * batches of up to four. Fails when a claim waits longer than 10 s.
+     */
+    static void produce(PublishChannel ch, long count) {
+        long slotBytes = ch.spec().slotBytes();
+        int batch = Math.min(4, ch.spec().maxPublishBatch());
+        int pending = 0;
+        for (long i = 1; i <= count; i++) {
+            long seq = ch.claim(10, TimeUnit.SECONDS);
+            if (seq <= 0) {
+                throw new AssertionError("claim of frame " + i + " returned status " + seq + "; " + ch.snapshot());
+            }
+            int len = lengthOf(seq, slotBytes);
+            if ((seq & 1) == 0) {
+                ch.producerStream().workloads().fillPattern(ch.ring(), ch.payloadOffset(seq), len, seq);
+                ch.commitDevice(len);
+            } else {
+                FramePattern.fill(ch.buffer(), 0, len, seq);
+                ch.commit(len);
+            }
+            if (++pending == batch || i == count) {
+                ch.publish();
+                pending = 0;
+            }
+        }
+    }
+
+    /** A host listener that checks every frame's length and checksum and the order of sequences. */
+    static class Verifier implements FrameHandler {
+        final long slotBytes;
+        final boolean gapless;
+        final AtomicLong received = new AtomicLong();
+        final AtomicLong corrupt = new AtomicLong();
+        final AtomicLong outOfOrder = new AtomicLong();
+        volatile long last;
+
+        Verifier(long slotBytes, boolean gapless) {
+            this.slotBytes = slotBytes;
+            this.gapless = gapless;
+        }
+
+        @Override
+        public void onFrame(Frame f) {
+            long s = f.sequence();
+            int len = f.length();
+            if (len != lengthOf(s, slotBytes)
+                    || FramePattern.checksum(f.payload(), 0, len) != FramePattern.expectedChecksum(s, len)) {
+                corrupt.incrementAndGet();
+            }
+            if (gapless ? s != last + 1 : s <= last) {
+                outOfOrder.incrementAndGet();
+            }
+            last = s;
+            received.incrementAndGet();
+        }
+
+        @Override
+        public String toString() {
+            return "received " + received + ", corrupt " + corrupt + ", out of order " + outOfOrder + ", last " + last;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds .gpu/ (ignored by git): everything the GPU host needs to run seqlink's GPU suite, benchmarks and
+# sanitizer checks without Maven, a JDK or a network. Run HERE (the build machine), then carry `.gpu`
+# to the GPU host and run scripts/gpu/run-on-gpu.sh there.
+#
+#   .gpu/jre.tar.xz          trimmed Java 17 runtime (/work/shared/tools/make-jre.sh)
+#   .gpu/lib/*.jar           seqlink-kernels (with the fat binary), JCuda + its driver natives only,
+#                            slf4j, AssertJ (+ Byte Buddy), the JUnit console launcher (standalone)
+#   .gpu/test-classes/       the kernels module's compiled tests (io.seqlink.gpu and the rest)
+#   .gpu/native/             seqlink-cycle-bench (the C++ comparator) and seqlink-host-check
+#
+# Usage: scripts/gpu/build-bundle.sh        (needs nvcc; Maven runs offline first, online if that fails)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out="$root/.gpu"
+junit_console_version=6.0.3
+
+mvn_() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
+
+echo "[bundle] building the kernels module (nvcc + javac)"
+mvn_ -pl kernels -DskipTests package
+mvn_ -pl kernels test-compile
+native="$root/kernels/target/native"
+for bin in seqlink-cycle-bench seqlink-host-check; do
+  [ -x "$native/$bin" ] || { echo "[bundle] $native/$bin was not built (is nvcc installed?)" >&2; exit 1; }
+done
+[ -f "$root/kernels/target/classes/io/seqlink/kernels/seqlink.fatbin" ] || { echo "[bundle] no fat binary was built" >&2; exit 1; }
+
+rm -rf "$out/lib" "$out/test-classes" "$out/native"
+mkdir -p "$out/lib" "$out/native"
+cp "$root"/kernels/target/seqlink-kernels-*.jar "$out/lib/"
+cp -r "$root/kernels/target/test-classes" "$out/test-classes"
+cp "$native/seqlink-cycle-bench" "$native/seqlink-host-check" "$out/native/"
+
+echo "[bundle] copying dependencies"
+deps=$(mktemp -d)
+trap 'rm -rf "$deps"' EXIT
+mvn_ -pl kernels dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$deps"
+for pattern in 'jcuda-[0-9]*.jar' 'slf4j-api-*.jar' 'slf4j-simple-*.jar' 'assertj-core-*.jar' 'byte-buddy-[0-9]*.jar'; do
+  found=$(find "$deps" -maxdepth 1 -name "$pattern" | head -1)
+  [ -n "$found" ] || { echo "[bundle] no $pattern among the kernels module's dependencies" >&2; exit 1; }
+  cp "$found" "$out/lib/"
+done
+# JCuda's natives jar carries four libraries (25 MB); seqlink loads only the driver API's.
+natives=$(find "$deps" -maxdepth 1 -name 'jcuda-natives-*.jar' | head -1)
+( cd "$deps" && mkdir -p natives && cd natives && unzip -q "$natives" 'lib/libJCudaDriver-*' 'META-INF/MANIFEST.MF' \
+  && zip -q -r "$out/lib/jcuda-natives-driver-only.jar" . )
+console="$HOME/.m2/repository/org/junit/platform/junit-platform-console-standalone/$junit_console_version/junit-platform-console-standalone-$junit_console_version.jar"
+if [ ! -f "$console" ]; then
+  mvn -B -q dependency:get -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_console_version"
+fi
+cp "$console" "$out/lib/"
+
+if [ ! -f "$out/jre.tar.xz" ]; then
+  echo "[bundle] making the Java runtime"
+  /work/shared/tools/make-jre.sh "$out/jre.tar.xz"
+fi
+
+size=$(du -sm "$out" | cut -f1)
+echo "[bundle] $out: ${size} MiB"
+ls -la "$out" "$out/lib" "$out/native"
+if [ "$size" -gt 60 ]; then
+  echo "[bundle] .gpu is ${size} MiB, over the 60 MiB budget" >&2
+  exit 1
+fi

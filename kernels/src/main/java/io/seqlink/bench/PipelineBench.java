@@ -1,0 +1,314 @@
+package io.seqlink.bench;
+
+import io.seqlink.backend.Backend;
+import io.seqlink.backend.DeviceBuffer;
+import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.Memory;
+import io.seqlink.backend.Workloads;
+import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.DeviceFrameHandler;
+import io.seqlink.channel.DeviceFrames;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.channel.ReadMode;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The sample-like pipeline, normalise -> publish -> matvec + checksum -> ack, run three ways over the
+ * same kernels, memory and streams' devices:
+ * <ul>
+ *   <li>{@code compute-only}: the producer's and the consumer's kernels enqueued flat out on two
+ *       streams with no synchronisation at all (the frames race; only the time counts): the floor;</li>
+ *   <li>{@code channel}: the same work handed over by a seqlink channel (lossless);</li>
+ *   <li>{@code blocking}: handed over by synchronising the producer's stream before each consume,
+ *       the lock-step way a pipeline without a channel is often written.</li>
+ * </ul>
+ * The share of a variant's time spent synchronising is {@code 1 - compute / variant}. Each variant
+ * runs {@link #REPEATS} times, interleaved, and the fastest counts (drift hits all alike).
+ */
+final class PipelineBench {
+
+    static final int REPEATS = 3;
+    private static final float MEAN = 0.485f;
+    private static final float STD = 0.229f;
+    private static final long PIXEL_SEED = 3;
+
+    private final BenchEnvironment env;
+    private final int pixels;
+    private final int rows;
+    private final long frameBytes;
+    private final ReadMode readMode;
+
+    PipelineBench(BenchEnvironment env) {
+        this.env = env;
+        this.pixels = env.options().pipelinePixels();
+        this.rows = env.options().pipelineRows();
+        this.frameBytes = 4L * pixels;
+        this.readMode = env.options().pipelineReadMode();
+    }
+
+    List<Results.PipelineRow> run() {
+        int frames = env.options().pipelineFrames();
+        try (Rig rig = new Rig()) {
+            long expected = rig.expectedChecksum();
+            rig.channelRun(Math.max(10, frames / 10)); // warm-up: JIT, module loads
+            double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+            for (int r = 0; r < REPEATS; r++) {
+                best[0] = Math.min(best[0], rig.computeOnlyRun(frames));
+                best[2] = Math.min(best[2], rig.blockingRun(frames));
+                best[1] = Math.min(best[1], rig.channelRun(frames)); // last, so its results are the ones checked
+            }
+            long corrupt = rig.corruptResults(expected);
+            String what = frames + " frames of " + pixels + " px (" + Units.bytes(frameBytes) + " float32), matvec " + rows + "x"
+                    + pixels + ", read mode " + readMode.name().toLowerCase(java.util.Locale.ROOT);
+            List<Results.PipelineRow> rows = new ArrayList<>();
+            rows.add(row("compute-only", "kernels only, no hand-off (floor); " + what, frames, best[0], best[0], 0));
+            rows.add(row("channel", "seqlink channel hand-off, producer and consumer threads", frames, best[1], best[0], corrupt));
+            rows.add(row("blocking", "stream synchronize before each consume, one thread", frames, best[2], best[0], 0));
+            return rows;
+        }
+    }
+
+    private static Results.PipelineRow row(String variant, String description, int frames, double nanos, double floorNanos,
+            long corrupt) {
+        double share = variant.equals("compute-only") ? 0 : Math.max(0, 1 - floorNanos / nanos);
+        return new Results.PipelineRow(variant, description, frames, nanos / 1e9, nanos / 1e3 / frames, share,
+                (nanos - floorNanos) / 1e3 / frames, corrupt);
+    }
+
+    /** Weight {@code i}: a deterministic float in [-0.5, 0.5), never denormal (denormals slow a CPU down). */
+    static float weight(int i) {
+        return ((FramePattern.mix(i) >>> 40) / (float) (1L << 24)) - 0.5f;
+    }
+
+    /** The consumer's device work per frame: y = W x, then the checksum of y. */
+    private final class Listener implements DeviceFrameHandler {
+        private final DeviceBuffer weights;
+        private final DeviceBuffer y;
+        private final MappedBuffer sums;
+
+        Listener(DeviceBuffer weights, DeviceBuffer y, MappedBuffer sums) {
+            this.weights = weights;
+            this.y = y;
+            this.sums = sums;
+        }
+
+        @Override
+        public void onFrames(DeviceFrames frames) {
+            Workloads w = frames.stream().workloads();
+            for (long s = frames.first(); s <= frames.last(); s++) {
+                w.matvec(weights, 0, frames.memory(), frames.payloadOffset(s), y, 0, rows, pixels);
+                w.checksum(y, 0, 4L * rows, sums, 8 * (s % ChecksumListener.RESULT_WORDS));
+            }
+        }
+    }
+
+    /** Memory, streams and the channel of the three variants. */
+    private final class Rig implements AutoCloseable {
+        final Backend backend = env.backend();
+        final int p = env.producer();
+        final int c = env.consumer();
+        final int slots = Math.min(16, env.slotsFor(frameBytes));
+        final List<AutoCloseable> owned = new ArrayList<>();
+        final DeviceBuffer source;
+        final DeviceBuffer weights;
+        final DeviceBuffer y;
+        final DeviceBuffer plainRing;
+        final DeviceBuffer localRing;
+        final MappedBuffer sums;
+        final DeviceStream ps;
+        final DeviceStream cs;
+        final PublishChannel channel;
+        final ConsumerPort port;
+        long channelSent;
+
+        Rig() {
+            if (p != c) {
+                backend.enablePeerAccess(c, p);
+            }
+            source = own(backend.device(p).allocate(Alloc.lines(pixels)));
+            weights = own(backend.device(c).allocate(Alloc.lines(4L * rows * pixels)));
+            y = own(backend.device(c).allocate(Alloc.lines(4L * rows)));
+            plainRing = own(backend.device(p).allocate(Alloc.lines(slots * frameBytes)));
+            localRing = readMode == ReadMode.COPY ? own(backend.device(c).allocate(Alloc.lines(slots * frameBytes))) : null;
+            sums = own(backend.device(c).allocateMapped(8L * ChecksumListener.RESULT_WORDS));
+            ps = own(backend.device(p).newStream("bench-pipeline-producer"));
+            cs = own(backend.device(c).newStream("bench-pipeline-consumer"));
+            ps.workloads().fillPattern(source, 0, pixels, PIXEL_SEED);
+            uploadWeights();
+            ps.synchronize();
+            channel = env.openChannel("pipeline", List.of(c), frameBytes, slots, readMode);
+            port = channel.consumer(c);
+            port.subscribeDevice(new Listener(weights, y, sums));
+        }
+
+        private <T extends AutoCloseable> T own(T r) {
+            owned.add(r);
+            return r;
+        }
+
+        private void uploadWeights() {
+            long bytes = 4L * rows * pixels;
+            try (MappedBuffer staging = backend.device(c).allocateMapped(Alloc.lines(bytes))) {
+                ByteBuffer b = staging.byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < rows * pixels; i++) {
+                    b.putFloat(4 * i, weight(i));
+                }
+                cs.copy(staging, 0, weights, 0, bytes);
+                cs.synchronize();
+            }
+        }
+
+        /** The checksum of y computed on the host with the kernels' roundings (the emulated backend's arithmetic). */
+        long expectedChecksum() {
+            ByteBuffer px = ByteBuffer.allocate(pixels).order(ByteOrder.LITTLE_ENDIAN);
+            FramePattern.fill(px, 0, pixels, PIXEL_SEED);
+            float[] x = new float[pixels];
+            for (int i = 0; i < pixels; i++) {
+                x[i] = ((px.get(i) & 0xFF) / 255f - MEAN) / STD;
+            }
+            ByteBuffer out = ByteBuffer.allocate(4 * rows).order(ByteOrder.LITTLE_ENDIAN);
+            for (int r = 0; r < rows; r++) {
+                float acc = 0f;
+                for (int k = 0; k < pixels; k++) {
+                    acc += weight(r * pixels + k) * x[k];
+                }
+                out.putFloat(4 * r, acc);
+            }
+            return FramePattern.checksum(out, 0, 4 * rows);
+        }
+
+        /** Results of the channel's last frames that differ from the host's (call right after a channel run). */
+        long corruptResults(long expected) {
+            long bad = 0;
+            long n = Math.min(channelSent, ChecksumListener.RESULT_WORDS);
+            for (long s = channelSent; s > channelSent - n; s--) {
+                if (sums.getAcquire(8 * (s % ChecksumListener.RESULT_WORDS)) != expected) {
+                    bad++;
+                }
+            }
+            return bad;
+        }
+
+        double computeOnlyRun(int frames) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Workloads pw = ps.workloads();
+            Workloads cw = cs.workloads();
+            Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
+                for (int i = 0; i < frames; i++) {
+                    pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
+                }
+                ps.synchronize();
+            }), "bench-pipeline-compute-producer");
+            Thread consumer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
+                for (int i = 0; i < frames; i++) {
+                    consumeOne(cw, i);
+                }
+                cs.synchronize();
+            }), "bench-pipeline-compute-consumer");
+            long t0 = System.nanoTime();
+            producer.start();
+            consumer.start();
+            ChannelThroughputBench.join(producer);
+            ChannelThroughputBench.join(consumer);
+            long nanos = System.nanoTime() - t0;
+            if (failure.get() != null) {
+                throw new IllegalStateException("compute-only run failed: " + failure.get(), failure.get());
+            }
+            return nanos;
+        }
+
+        /** The consumer's work on frame {@code i} outside a channel: (copy,) matvec, checksum. */
+        private void consumeOne(Workloads cw, int i) {
+            long offset = (i % slots) * frameBytes;
+            Memory x = plainRing;
+            if (localRing != null) {
+                cs.copy(plainRing, offset, localRing, offset, frameBytes);
+                x = localRing;
+            }
+            cw.matvec(weights, 0, x, offset, y, 0, rows, pixels);
+            cw.checksum(y, 0, 4L * rows, sums, 8L * (i % ChecksumListener.RESULT_WORDS));
+        }
+
+        double blockingRun(int frames) {
+            Workloads pw = ps.workloads();
+            Workloads cw = cs.workloads();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < frames; i++) {
+                pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
+                ps.synchronize();
+                consumeOne(cw, i);
+                cs.synchronize();
+            }
+            return System.nanoTime() - t0;
+        }
+
+        double channelRun(int frames) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long first = channelSent + 1;
+            long last = channelSent + frames;
+            int batch = channel.spec().maxPublishBatch();
+            Workloads pw = channel.producerStream().workloads();
+            Memory ring = channel.ring();
+            Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
+                for (long s = first; s <= last; s++) {
+                    // claim() waits with the channel's back-off (spin, yield, park), as an application's producer
+                    // would: a producer spinning for the whole run would steal a core from the consumer's work
+                    long seq = channel.claim(Spin.DEFAULT_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+                    if (seq != s) {
+                        throw new IllegalStateException("claim returned " + seq + " for frame " + s + ": " + channel.snapshot());
+                    }
+                    pw.normalize(source, 0, ring, channel.payloadOffset(seq), pixels, MEAN, STD);
+                    channel.commitDevice((int) frameBytes);
+                    channel.publish();
+                }
+            }), "bench-pipeline-producer");
+            Thread consumer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
+                Progress progress = new Progress("pipeline consumer", failure);
+                long taken = 0;
+                while (taken < frames) {
+                    int n = port.poll(batch);
+                    if (n == 0) {
+                        progress.idle();
+                    } else {
+                        taken += n;
+                        progress.moved();
+                    }
+                }
+            }), "bench-pipeline-consumer");
+            long t0 = System.nanoTime();
+            producer.start();
+            consumer.start();
+            ChannelThroughputBench.join(producer);
+            ChannelThroughputBench.join(consumer);
+            if (failure.get() != null) {
+                throw new IllegalStateException("channel run failed: " + failure.get(), failure.get());
+            }
+            Spin.awaitAtLeast(port::acknowledged, last, "the pipeline's final ack");
+            long nanos = System.nanoTime() - t0;
+            channelSent = last;
+            return nanos;
+        }
+
+        @Override
+        public void close() {
+            BenchEnvironment.closeQuietly(channel);
+            // streams before memory: queued work may still touch it
+            ps.close();
+            cs.close();
+            for (AutoCloseable r : owned) {
+                try {
+                    r.close();
+                } catch (Exception ex) {
+                    System.err.println("seqlink-bench: freeing pipeline memory: " + ex);
+                }
+            }
+        }
+    }
+}

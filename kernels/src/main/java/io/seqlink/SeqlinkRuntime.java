@@ -323,6 +323,10 @@ public final class SeqlinkRuntime implements AutoCloseable {
             for (ConsumerPort p : Channels.ports(channel)) {
                 launcher.unregister(p);
             }
+            // a closed channel gives its name back, so a channel of the same name can be opened again
+            synchronized (channels) {
+                channels.remove(channel.name(), channel);
+            }
         }
     };
 
@@ -351,6 +355,9 @@ public final class SeqlinkRuntime implements AutoCloseable {
         }
         closed = true;
         for (PublishChannel ch : channels()) {
+            if (ch.state() == io.seqlink.channel.ChannelState.CLOSED) {
+                continue; // drained and closed by its owner already; its memory is freed
+            }
             try {
                 ch.drainAndClose(drainTimeout);
             } catch (RuntimeException ex) {
@@ -376,6 +383,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
         private LauncherSettings launcher = LauncherSettings.defaults();
         private Duration drainTimeout = Duration.ofSeconds(10);
         private final List<ChannelSpec> channels = new ArrayList<>();
+        private boolean openChannels = true;
 
         public Builder backend(BackendSelection selection) {
             this.backend = Objects.requireNonNull(selection, "selection");
@@ -422,6 +430,17 @@ public final class SeqlinkRuntime implements AutoCloseable {
         }
 
         /**
+         * Whether {@link #open()} also opens the channels given to {@link #channel(ChannelSpec)} (the
+         * default). With {@code false} their links are verified but the channels are not opened, so a
+         * caller can {@link SeqlinkRuntime#validate(ChannelSpec, String) validate} them all first and
+         * report every problem at once, then {@link SeqlinkRuntime#openChannel(ChannelSpec) open} them.
+         */
+        public Builder openChannels(boolean open) {
+            this.openChannels = open;
+            return this;
+        }
+
+        /**
          * Opens the backend, checks the devices, verifies the links the channels need (or every link if
          * none are given), and opens the channels. On failure nothing stays open.
          */
@@ -442,8 +461,10 @@ public final class SeqlinkRuntime implements AutoCloseable {
                 }
                 log.info("seqlink runtime: {} ({}), devices {}", choice.backend().description(), choice.reason(), rt.devices);
                 rt.verify(channels.isEmpty() ? allPairs(rt.devices) : channels);
-                for (ChannelSpec spec : channels) {
-                    rt.openChannel(spec);
+                if (openChannels) {
+                    for (ChannelSpec spec : channels) {
+                        rt.openChannel(spec);
+                    }
                 }
                 return rt;
             } catch (RuntimeException ex) {

@@ -38,6 +38,13 @@ public interface DeviceStream extends AutoCloseable {
     /** Waits until every enqueued operation has completed; throws the first failure. */
     void synchronize();
 
+    /**
+     * Whether every operation enqueued so far has completed, without waiting ({@code cuStreamQuery}).
+     * Throws the stream's failure when its work failed, so a poller learns of a device fault even
+     * when the word it waits for never lands.
+     */
+    boolean completed();
+
     /** Waits for the queued work, then releases the stream. Idempotent. */
     @Override
     void close();

@@ -55,6 +55,8 @@ public final class ConsumerPort {
 
     /** How long a round's completion is spun on before the port returns and checks again on its next poll. */
     private static final long LANDING_SPIN_NANOS = 50_000;
+    /** How often a round that has not landed asks its stream for a failure. */
+    private static final long PENDING_CHECK_NANOS = 1_000_000;
 
     static final int C_DELIVERED = 0;
     static final int C_MISSED = 1;
@@ -102,6 +104,7 @@ public final class ConsumerPort {
     private long round;
     private long pendingRound;
     private long pendingFrom;
+    private long pendingCheckNanos;
     private long haltedUntilNanos;
 
     private volatile ConsumerState state = ConsumerState.ACTIVE;
@@ -109,6 +112,10 @@ public final class ConsumerPort {
     private volatile Throwable failure;
     private volatile long lastProgressNanos = System.nanoTime();
     private volatile long lastSeenAck;
+    /** The host mirror's words, kept when the channel frees the mirror; {@code null} while open. */
+    private volatile long[] finalMirror;
+    /** Keeps the channel's memory alive while this consumer's poller uses it. */
+    private final MemoryGuard guard = new MemoryGuard();
 
     ConsumerPort(DefaultPublishChannel channel, Backend backend, int device, Transport transport,
             List<PublishBinding.PushTarget> pushTargets) {
@@ -293,9 +300,52 @@ public final class ConsumerPort {
         return state != ConsumerState.DEAD || channel.spec().consumerFailurePolicy() == ConsumerFailurePolicy.KEEP_WAITING;
     }
 
-    /** The highest sequence this consumer acknowledged, from its host mirror. */
+    MemoryGuard guard() {
+        return guard;
+    }
+
+    /** The highest sequence this consumer acknowledged, from its host mirror (its final value once closed). */
     public long acknowledged() {
-        return mirror.getAcquire(ConsumerBlock.CONSUMED_SEQ);
+        boolean inside = channel.enterObserver();
+        try {
+            return acked();
+        } finally {
+            if (inside) {
+                channel.exitObserver();
+            }
+        }
+    }
+
+    /** {@link #acknowledged()} for callers inside a guard already. */
+    long acked() {
+        return mirrorWord(ConsumerBlock.CONSUMED_SEQ);
+    }
+
+    /**
+     * Frames the producer has published (its publish enqueued, whether or not the device has run it
+     * yet) that this consumer has not acknowledged. Unlike {@link ConsumerSnapshot#lag()}, which
+     * counts from the device's {@code publish_seq}, this is what a drain must wait for.
+     */
+    public long backlog() {
+        return Math.max(0, channel.publishedCount() - acknowledged());
+    }
+
+    /** A word of the host mirror, or its final value once the channel has freed the mirror. */
+    private long mirrorWord(int offset) {
+        long[] frozen = finalMirror;
+        return frozen != null ? frozen[offset >>> 3] : mirror.getAcquire(offset); // callers hold a guard
+    }
+
+    /** Keeps the mirror's words: the channel is about to free the mirror. */
+    void freeze() {
+        if (finalMirror != null) {
+            return;
+        }
+        long[] words = new long[ConsumerBlock.BYTES >>> 3];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = mirror.getAcquire((long) i << 3);
+        }
+        finalMirror = words;
     }
 
     // ---- polling ------------------------------------------------------------------------------
@@ -324,12 +374,16 @@ public final class ConsumerPort {
         if (maxFrames < 1) {
             throw new IllegalArgumentException("maxFrames must be at least 1, was " + maxFrames);
         }
-        if (state != ConsumerState.ACTIVE) {
+        if (state != ConsumerState.ACTIVE || !guard.enter()) {
             return 0;
         }
         try {
             if (pendingRound != 0) {
-                return landed() ? finishHostRound() : 0;
+                if (landed()) {
+                    return finishHostRound();
+                }
+                checkPendingStream();
+                return 0;
             }
             if (haltedUntilNanos != 0) {
                 if (System.nanoTime() - haltedUntilNanos < 0) {
@@ -363,6 +417,7 @@ public final class ConsumerPort {
             stream.writeValue(mirror, ConsumerBlock.HOST_ROUND, round);
             pendingRound = round;
             pendingFrom = from;
+            pendingCheckNanos = System.nanoTime() + PENDING_CHECK_NANOS;
             long spinUntil = System.nanoTime() + LANDING_SPIN_NANOS;
             do {
                 if (landed()) {
@@ -374,6 +429,20 @@ public final class ConsumerPort {
         } catch (DeviceException ex) {
             die(ex);
             return 0;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * A round that has not landed for a while: ask the stream whether its work failed. A fault on the
+     * consumer's device would otherwise go unnoticed, since the word this port waits for never lands.
+     */
+    private void checkPendingStream() {
+        long now = System.nanoTime();
+        if (now - pendingCheckNanos >= 0) {
+            pendingCheckNanos = now + PENDING_CHECK_NANOS;
+            stream.completed(); // throws the stream's failure
         }
     }
 
@@ -480,8 +549,8 @@ public final class ConsumerPort {
                 }
                 handledTo = s;
                 handled++;
-                recordLatency(s);
             }
+            recordRoundLatency(validFrom, handledTo);
         }
         if (handledTo >= from) {
             ackKernel.enqueue(handledTo);
@@ -553,8 +622,9 @@ public final class ConsumerPort {
             }
             try {
                 batchHandler.onBatch(batchView);
+                long now = System.nanoTime();
                 for (int i = 0; i < batchView.size; i++) {
-                    recordLatency(batchView.frames[i].sequence);
+                    recordLatency(batchView.frames[i].sequence, now);
                 }
                 return -1;
             } catch (Exception ex) {
@@ -582,11 +652,52 @@ public final class ConsumerPort {
     }
 
     private void recordLatency(long sequence) {
+        recordLatency(sequence, System.nanoTime());
+    }
+
+    /**
+     * Publish-to-ack latency of the frames of a host round, with one clock read for the round: the ack
+     * that follows covers them all. Frames the round skipped as overwritten (their staged stamp is not
+     * their sequence; nothing rewrites the host ring until the next round) are not counted.
+     */
+    private void recordRoundLatency(long from, long to) {
+        if (to < from) {
+            return;
+        }
+        long now = System.nanoTime();
+        LongConsumer r = latencyRecorder;
+        long count = 0;
+        long total = 0;
+        long max = 0;
+        for (long s = from; s <= to; s++) {
+            long published = channel.publishNanos(s);
+            if (published == 0 || hostRing.getPlain(hostFrames[geometry.slotOf(s)].slotOffset + SlotHeader.STAMP) != s) {
+                continue;
+            }
+            long nanos = now - published;
+            if (nanos < 0) {
+                continue;
+            }
+            count++;
+            total += nanos;
+            max = Math.max(max, nanos);
+            if (r != null) {
+                r.accept(nanos);
+            }
+        }
+        if (count > 0) { // the shared counters once per round, not once per frame
+            counters.add(C_LAT_COUNT, count);
+            counters.add(C_LAT_TOTAL, total);
+            counters.max(C_LAT_MAX, max);
+        }
+    }
+
+    private void recordLatency(long sequence, long nowNanos) {
         long published = channel.publishNanos(sequence);
         if (published == 0) {
             return;
         }
-        long nanos = System.nanoTime() - published;
+        long nanos = nowNanos - published;
         if (nanos < 0) {
             return;
         }
@@ -630,11 +741,19 @@ public final class ConsumerPort {
      * no acknowledgement for the stall timeout is stalled; it recovers when acknowledgements move.
      */
     public boolean checkStall(long nowNanos) {
-        if (state != ConsumerState.ACTIVE) {
+        if (state != ConsumerState.ACTIVE || !channel.enterObserver()) {
             stalled = false;
             return false;
         }
-        long ack = acknowledged();
+        try {
+            return checkStallInside(nowNanos);
+        } finally {
+            channel.exitObserver();
+        }
+    }
+
+    private boolean checkStallInside(long nowNanos) {
+        long ack = acked();
         if (ack != lastSeenAck) {
             lastSeenAck = ack;
             lastProgressNanos = nowNanos;
@@ -658,17 +777,24 @@ public final class ConsumerPort {
     // ---- snapshot -----------------------------------------------------------------------------
 
     ConsumerSnapshot snapshot(long publishedOnDevice) {
-        long ack = acknowledged();
+        long ack = acked();
         Throwable f = failure;
         return new ConsumerSnapshot(device, transport, state, stalled, ack, Math.max(0, publishedOnDevice - ack),
-                counters.get(C_DELIVERED), counters.get(C_MISSED), mirror.getAcquire(ConsumerBlock.LAPS),
-                counters.get(C_ROUNDS), mirror.getAcquire(ConsumerBlock.READS), mirror.getAcquire(ConsumerBlock.EMPTY_POLLS),
+                counters.get(C_DELIVERED), counters.get(C_MISSED), mirrorWord(ConsumerBlock.LAPS),
+                counters.get(C_ROUNDS), mirrorWord(ConsumerBlock.READS), mirrorWord(ConsumerBlock.EMPTY_POLLS),
                 counters.get(C_HOST_EMPTY), counters.get(C_RETRIES), counters.get(C_DEAD_LETTERED), counters.get(C_STALLS),
                 counters.get(C_LAT_COUNT), counters.get(C_LAT_TOTAL), counters.get(C_LAT_MAX), f == null ? null : f.getMessage());
     }
 
     public ConsumerSnapshot snapshot() {
-        return snapshot(channel.publishedOnDevice());
+        boolean inside = channel.enterObserver();
+        try {
+            return snapshot(channel.publishedOnDevice());
+        } finally {
+            if (inside) {
+                channel.exitObserver();
+            }
+        }
     }
 
     @Override

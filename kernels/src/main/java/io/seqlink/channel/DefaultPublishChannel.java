@@ -53,6 +53,8 @@ final class DefaultPublishChannel implements PublishChannel {
     static final int C_PUBLISHED = 1;
     static final int C_BACKPRESSURED = 2;
     private static final int COUNTERS = 3;
+    /** How long closing waits for a producer call or a listener still inside the channel's memory. */
+    private static final long RELEASE_GRACE_NANOS = 5_000_000_000L;
 
     private final ChannelSpec spec;
     private final RingGeometry geometry;
@@ -72,14 +74,17 @@ final class DefaultPublishChannel implements PublishChannel {
     private final CounterSet counters = new CounterSet(COUNTERS);
     private final IdleStrategy claimIdle = BackoffIdleStrategy.defaults();
 
-    // producer state: one writer
-    private long claimed;
-    private long committed;
-    private long published;
-    private long cachedSlowest;
+    // producer state: one writer, on cache lines of its own (see ProducerCursor)
+    private final ProducerCursor pos = new ProducerCursor();
 
     private volatile ChannelState state = ChannelState.OPEN;
     private volatile Throwable failure;
+    /** {@code publish_seq} as the mirror last showed it, kept when the mirror is freed; -1 while open. */
+    private volatile long finalPublished = -1;
+    /** Keep the memory alive while the producer thread, or an outside observer, reads or writes it. */
+    private final MemoryGuard producerGuard = new MemoryGuard();
+    private final MemoryGuard observerGuard = new MemoryGuard();
+    private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
 
     DefaultPublishChannel(Backend backend, ChannelSpec spec, Map<Integer, Transport> transports, ChannelEvents events) {
         this.spec = spec;
@@ -153,13 +158,48 @@ final class DefaultPublishChannel implements PublishChannel {
         return ring;
     }
 
+    /** {@code publish_seq} from the producer's host mirror; once the channel is closed, its final value. */
     long publishedOnDevice() {
-        return mirror.getAcquire(ControlBlock.PUBLISH_SEQ);
+        long frozen = finalPublished;
+        return frozen >= 0 ? frozen : mirror.getAcquire(ControlBlock.PUBLISH_SEQ); // callers hold a guard
+    }
+
+    /**
+     * Enters the observer guard for a read from outside the producer and the pollers; false once the
+     * channel is closing, after waiting until the final values are kept, which the caller then reads.
+     */
+    boolean enterObserver() {
+        if (observerGuard.enter()) {
+            return true;
+        }
+        while (finalPublished < 0) {
+            LockSupport.parkNanos(100_000);
+        }
+        return false;
+    }
+
+    void exitObserver() {
+        observerGuard.exit();
+    }
+
+    /** Frames the producer has published (enqueued the publish of), readable from any thread. */
+    long publishedCount() {
+        return counters.get(C_PUBLISHED);
     }
 
     /** When {@code sequence} was published (host clock), for the publish-to-ack timer; 0 if unknown. */
     long publishNanos(long sequence) {
-        return publishNanos[geometry.slotOf(sequence)];
+        return publishNanos[publishIndex(geometry.slotOf(sequence))];
+    }
+
+    /**
+     * Where a slot's publish time lives: consecutive slots 8 entries apart when the ring allows it, so
+     * a consumer reading the time of frame {@code s} does not pull away the cache line the producer is
+     * writing the time of {@code s + 1} into (it did, once per frame).
+     */
+    private int publishIndex(int slot) {
+        int slots = geometry.slots();
+        return (slots & 7) == 0 ? (slot & 7) * (slots >>> 3) + (slot >>> 3) : slot;
     }
 
     // ---- PublishChannel: description --------------------------------------------------------
@@ -188,33 +228,44 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public long tryClaim() {
+        if (!producerGuard.enter()) {
+            return state == ChannelState.FAILED ? ClaimStatus.FAILED : ClaimStatus.CLOSED;
+        }
+        try {
+            return claimNext();
+        } finally {
+            producerGuard.exit();
+        }
+    }
+
+    private long claimNext() {
         ChannelState s = state;
         if (s != ChannelState.OPEN) {
             return s == ChannelState.FAILED ? ClaimStatus.FAILED : ClaimStatus.CLOSED;
         }
-        if (claimed != committed) {
+        if (pos.claimed != pos.committed) {
             return ClaimStatus.CLAIM_OPEN;
         }
-        if (committed - published >= spec.maxPublishBatch()) {
+        if (pos.committed - pos.published >= spec.maxPublishBatch()) {
             return ClaimStatus.BATCH_FULL;
         }
-        long next = claimed + 1;
+        long next = pos.claimed + 1;
         int slots = geometry.slots();
         if (spec.delivery() == Delivery.LOSSLESS) {
-            if (!Sequences.slotFree(next, cachedSlowest, slots)) {
-                cachedSlowest = slowestAcknowledged();
-                if (!Sequences.slotFree(next, cachedSlowest, slots)) {
+            if (!Sequences.slotFree(next, pos.cachedSlowest, slots)) {
+                pos.cachedSlowest = slowestAcknowledged();
+                if (!Sequences.slotFree(next, pos.cachedSlowest, slots)) {
                     counters.increment(C_BACKPRESSURED);
                     return ClaimStatus.BACK_PRESSURED;
                 }
             }
-        } else if (next - slots > mirror.getAcquire(ControlBlock.PUBLISH_SEQ) && next - slots > 0) {
+        } else if (next - slots > publishedOnDevice() && next - slots > 0) {
             // latest: consumers never hold us back, but the staging slot is reused only once our own
             // stream has copied its previous frame out (that frame is published by then).
             counters.increment(C_BACKPRESSURED);
             return ClaimStatus.BACK_PRESSURED;
         }
-        claimed = next;
+        pos.claimed = next;
         counters.increment(C_CLAIMED);
         stagingViews[geometry.slotOf(next)].clear();
         return next;
@@ -225,10 +276,10 @@ final class DefaultPublishChannel implements PublishChannel {
         long slowest = Long.MAX_VALUE;
         for (ConsumerPort p : ports) {
             if (p.gates()) {
-                slowest = Math.min(slowest, p.acknowledged());
+                slowest = Math.min(slowest, p.acked());
             }
         }
-        return slowest == Long.MAX_VALUE ? claimed : slowest;
+        return slowest == Long.MAX_VALUE ? pos.claimed : slowest;
     }
 
     @Override
@@ -256,14 +307,24 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public ByteBuffer buffer() {
-        requireClaim("buffer()");
-        return stagingViews[geometry.slotOf(claimed)];
+        enterProducer("buffer()");
+        try {
+            requireClaim("buffer()");
+            return stagingViews[geometry.slotOf(pos.claimed)];
+        } finally {
+            producerGuard.exit();
+        }
     }
 
     @Override
     public long devicePointer() {
-        requireClaim("devicePointer()");
-        return ring.address() + geometry.payloadOffsetOf(claimed);
+        enterProducer("devicePointer()");
+        try {
+            requireClaim("devicePointer()");
+            return ring.address() + geometry.payloadOffsetOf(pos.claimed);
+        } finally {
+            producerGuard.exit();
+        }
     }
 
     @Override
@@ -286,32 +347,46 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public void commit(int length) {
-        checkCommit(length, "commit");
-        long offset = geometry.offsetOf(claimed);
-        staging.setPlain(offset + SlotHeader.LENGTH, length);
+        enterProducer("commit");
         try {
+            checkCommit(length, "commit");
+            long offset = geometry.offsetOf(pos.claimed);
+            staging.setPlain(offset + SlotHeader.LENGTH, length);
             producerStream.copy(staging, offset + SlotHeader.LENGTH, ring, offset + SlotHeader.LENGTH,
                     SlotHeader.BYTES - SlotHeader.LENGTH + length);
+            pos.committed = pos.claimed;
         } catch (DeviceException ex) {
             throw fail(ex, spec.producer());
+        } finally {
+            producerGuard.exit();
         }
-        committed = claimed;
     }
 
     @Override
     public void commitDevice(int length) {
-        checkCommit(length, "commitDevice");
+        enterProducer("commitDevice");
         try {
-            producerStream.writeValue(ring, geometry.offsetOf(claimed) + SlotHeader.LENGTH, length);
+            checkCommit(length, "commitDevice");
+            producerStream.writeValue(ring, geometry.offsetOf(pos.claimed) + SlotHeader.LENGTH, length);
+            pos.committed = pos.claimed;
         } catch (DeviceException ex) {
             throw fail(ex, spec.producer());
+        } finally {
+            producerGuard.exit();
         }
-        committed = claimed;
+    }
+
+    /** Enters the producer guard, or throws what a closed or failed channel throws. */
+    private void enterProducer(String call) {
+        if (!producerGuard.enter()) {
+            checkUsable(call);
+            throw new IllegalStateException(call + ": channel '" + name() + "' is closed");
+        }
     }
 
     private void checkCommit(int length, String call) {
         checkUsable(call);
-        if (claimed == committed) {
+        if (pos.claimed == pos.committed) {
             throw new IllegalStateException(call + "(length): no frame is claimed on channel '" + name()
                     + "'; call tryClaim() or claim() first and commit the frame it returns");
         }
@@ -324,23 +399,32 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public int publish() {
+        enterProducer("publish()");
+        try {
+            return publishCommitted();
+        } finally {
+            producerGuard.exit();
+        }
+    }
+
+    private int publishCommitted() {
         checkUsable("publish()");
-        int count = (int) (committed - published);
+        int count = (int) (pos.committed - pos.published);
         if (count == 0) {
             throw new IllegalStateException("publish(): nothing to publish on channel '" + name() + "'"
-                    + (claimed != committed ? ": frame " + claimed + " is claimed but not committed; call commit(length) first"
+                    + (pos.claimed != pos.committed ? ": frame " + pos.claimed + " is claimed but not committed; call commit(length) first"
                     : "; claim, write and commit a frame first"));
         }
         long now = System.nanoTime();
-        for (long s = published + 1; s <= committed; s++) {
-            publishNanos[geometry.slotOf(s)] = now;
+        for (long s = pos.published + 1; s <= pos.committed; s++) {
+            publishNanos[publishIndex(geometry.slotOf(s))] = now;
         }
         try {
             publishKernel.enqueue(count);
         } catch (DeviceException ex) {
             throw fail(ex, spec.producer());
         }
-        published = committed;
+        pos.published = pos.committed;
         counters.add(C_PUBLISHED, count);
         return count;
     }
@@ -349,13 +433,20 @@ final class DefaultPublishChannel implements PublishChannel {
     public long offer(ByteBuffer src) {
         int length = src.remaining();
         checkOfferLength(length, "src");
-        long seq = tryClaim();
-        if (seq > 0) {
-            stagingViews[geometry.slotOf(seq)].put(0, src, src.position(), length);
-            commit(length);
-            publish();
+        if (!producerGuard.enter()) {
+            return state == ChannelState.FAILED ? ClaimStatus.FAILED : ClaimStatus.CLOSED;
         }
-        return seq;
+        try {
+            long seq = claimNext();
+            if (seq > 0) {
+                stagingViews[geometry.slotOf(seq)].put(0, src, src.position(), length);
+                commit(length);
+                publishCommitted();
+            }
+            return seq;
+        } finally {
+            producerGuard.exit();
+        }
     }
 
     @Override
@@ -365,13 +456,20 @@ final class DefaultPublishChannel implements PublishChannel {
                     + ") is outside the array of " + src.length + " bytes");
         }
         checkOfferLength(length, "length");
-        long seq = tryClaim();
-        if (seq > 0) {
-            stagingViews[geometry.slotOf(seq)].put(0, src, offset, length);
-            commit(length);
-            publish();
+        if (!producerGuard.enter()) {
+            return state == ChannelState.FAILED ? ClaimStatus.FAILED : ClaimStatus.CLOSED;
         }
-        return seq;
+        try {
+            long seq = claimNext();
+            if (seq > 0) {
+                stagingViews[geometry.slotOf(seq)].put(0, src, offset, length);
+                commit(length);
+                publishCommitted();
+            }
+            return seq;
+        } finally {
+            producerGuard.exit();
+        }
     }
 
     private void checkOfferLength(int length, String argument) {
@@ -383,7 +481,7 @@ final class DefaultPublishChannel implements PublishChannel {
 
     private void requireClaim(String call) {
         checkUsable(call);
-        if (claimed == committed) {
+        if (pos.claimed == pos.committed) {
             throw new IllegalStateException(call + ": no frame is claimed on channel '" + name() + "'; call tryClaim() first");
         }
     }
@@ -423,7 +521,18 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public ChannelSnapshot snapshot() {
-        long publishedOnDevice = mirror.getAcquire(ControlBlock.PUBLISH_SEQ);
+        boolean inside = enterObserver();
+        try {
+            return snapshotInside();
+        } finally {
+            if (inside) {
+                exitObserver();
+            }
+        }
+    }
+
+    private ChannelSnapshot snapshotInside() {
+        long publishedOnDevice = publishedOnDevice();
         List<ConsumerSnapshot> consumers = new ArrayList<>(ports.length);
         for (ConsumerPort p : ports) {
             consumers.add(p.snapshot(publishedOnDevice));
@@ -476,7 +585,7 @@ final class DefaultPublishChannel implements PublishChannel {
                 state = ChannelState.DRAINING;
             }
         }
-        long target = published;
+        long target = pos.published;
         boolean timedOut = false;
         if (state == ChannelState.DRAINING && target > 0) {
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -488,7 +597,7 @@ final class DefaultPublishChannel implements PublishChannel {
                 LockSupport.parkNanos(200_000);
             }
         }
-        long publishedOnDevice = mirror.getAcquire(ControlBlock.PUBLISH_SEQ);
+        long publishedOnDevice = publishedOnDevice();
         Map<Integer, Long> undelivered = new LinkedHashMap<>();
         for (ConsumerPort p : ports) {
             long left = Math.max(0, Math.max(target, publishedOnDevice) - p.acknowledged());
@@ -531,23 +640,70 @@ final class DefaultPublishChannel implements PublishChannel {
         drainAndClose(spec.stallTimeout());
     }
 
-    private synchronized void releaseResources() {
+    /**
+     * Frees what the channel allocated. Streams close first: closing one waits for its queued work, and
+     * that work may still read or write the channel's memory (freeing memory under running kernels is
+     * undefined on a GPU; on the emulated backend it failed the device, stickily). The final positions
+     * are kept first, so snapshots and acknowledgements still answer once the mirrors are gone.
+     */
+    private void releaseResources() {
+        // Not synchronized on the channel: a poller we wait for below may need its lock to fail it.
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
         List<AutoCloseable> all = new ArrayList<>(resources);
         resources.clear();
+        List<MemoryGuard> guards = new ArrayList<>(List.of(producerGuard, observerGuard));
         if (ports != null) {
             for (ConsumerPort p : ports) {
                 if (p != null) {
                     all.addAll(p.resources());
+                    p.resources().clear();
+                    guards.add(p.guard());
                 }
             }
         }
+        if (all.isEmpty()) {
+            return;
+        }
+        // Nobody may touch the memory once it is freed: shut every guard, wait for whoever is inside.
+        guards.forEach(MemoryGuard::shut);
+        boolean quiet = MemoryGuard.awaitQuiet(guards, System.nanoTime() + RELEASE_GRACE_NANOS);
+        if (ports != null) {
+            for (ConsumerPort p : ports) {
+                if (p != null) {
+                    p.freeze();
+                }
+            }
+        }
+        if (mirror != null && finalPublished < 0) {
+            finalPublished = mirror.getAcquire(ControlBlock.PUBLISH_SEQ);
+        }
         Collections.reverse(all);
         for (AutoCloseable r : all) {
-            try {
-                r.close();
-            } catch (Exception ex) {
-                log.debug("seqlink channel '{}': releasing {} failed: {}", spec.name(), r, ex.toString());
+            if (r instanceof DeviceStream) {
+                closeQuietly(r);
             }
+        }
+        if (!quiet) {
+            // A listener or producer call is still running (stuck in user code): freeing now could
+            // fault the process. The memory stays until the backend closes.
+            log.warn("seqlink channel '{}': a producer call or listener was still running {} ms after the channel closed; "
+                    + "its memory stays allocated until the runtime closes", spec.name(), RELEASE_GRACE_NANOS / 1_000_000);
+            return;
+        }
+        for (AutoCloseable r : all) {
+            if (!(r instanceof DeviceStream)) {
+                closeQuietly(r);
+            }
+        }
+    }
+
+    private void closeQuietly(AutoCloseable r) {
+        try {
+            r.close();
+        } catch (Exception ex) {
+            log.debug("seqlink channel '{}': releasing {} failed: {}", spec.name(), r, ex.toString());
         }
     }
 

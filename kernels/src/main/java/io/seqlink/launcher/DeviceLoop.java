@@ -21,6 +21,8 @@ final class DeviceLoop implements Runnable {
     private final int batchSize;
     private final IdleStrategy idle;
     private final CopyOnWriteArrayList<ConsumerPort> ports = new CopyOnWriteArrayList<>();
+    /** The same ports as an array for the loop: iterating the list allocated an iterator per pass. */
+    private volatile ConsumerPort[] polled = new ConsumerPort[0];
     private volatile boolean running;
     private volatile Thread thread;
     private long lastErrorLogNanos;
@@ -37,11 +39,17 @@ final class DeviceLoop implements Runnable {
     }
 
     void add(ConsumerPort port) {
-        ports.addIfAbsent(port);
+        synchronized (ports) { // not the loop's monitor: stop() holds that while it joins the loop thread
+            ports.addIfAbsent(port);
+            polled = ports.toArray(new ConsumerPort[0]);
+        }
     }
 
     void remove(ConsumerPort port) {
-        ports.remove(port);
+        synchronized (ports) {
+            ports.remove(port);
+            polled = ports.toArray(new ConsumerPort[0]);
+        }
     }
 
     CopyOnWriteArrayList<ConsumerPort> ports() {
@@ -84,9 +92,9 @@ final class DeviceLoop implements Runnable {
     public void run() {
         while (running) {
             int work = 0;
-            for (ConsumerPort port : ports) {
+            for (ConsumerPort port : polled) {
                 if (port.state() == ConsumerState.CLOSED) {
-                    ports.remove(port);
+                    remove(port);
                     continue;
                 }
                 if (!port.subscribed()) {

@@ -78,7 +78,8 @@ public final class Launcher implements AutoCloseable {
             boolean drained = true;
             for (DeviceLoop loop : loops.values()) {
                 for (ConsumerPort p : loop.ports()) {
-                    if (p.state() == ConsumerState.ACTIVE && p.snapshot().lag() > 0) {
+                    // backlog, not lag: a publish still queued on the producer's stream counts too
+                    if (p.state() == ConsumerState.ACTIVE && p.backlog() > 0) {
                         drained = false;
                     }
                 }

@@ -45,9 +45,13 @@ public record RingGeometry(int slots, long slotBytes, long stride) {
         return stride * slots;
     }
 
-    /** Slot index of frame {@code sequence} (sequences start at 1). */
+    /**
+     * Slot index of frame {@code sequence} (sequences start at 1). A power-of-two ring takes a mask
+     * instead of a 64-bit division: this runs several times per frame on the hot path.
+     */
     public int slotOf(long sequence) {
-        return (int) ((sequence - 1) % slots);
+        int s = slots;
+        return (s & (s - 1)) == 0 ? (int) ((sequence - 1) & (s - 1)) : (int) ((sequence - 1) % s);
     }
 
     /** Byte offset of the slot holding {@code sequence}. */

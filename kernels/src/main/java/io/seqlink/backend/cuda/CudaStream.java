@@ -183,6 +183,20 @@ final class CudaStream implements DeviceStream {
     }
 
     @Override
+    public boolean completed() {
+        checkOpen();
+        context.bind();
+        int r = JCudaDriver.cuStreamQuery(stream);
+        if (r == CUresult.CUDA_SUCCESS) {
+            return true;
+        }
+        if (r == CUresult.CUDA_ERROR_NOT_READY) {
+            return false;
+        }
+        throw Cu.error(r, "cuStreamQuery", context.ordinal(), "stream '" + name + "'");
+    }
+
+    @Override
     public void close() {
         List<Runnable> toRelease;
         synchronized (this) {

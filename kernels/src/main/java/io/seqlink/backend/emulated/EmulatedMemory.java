@@ -17,7 +17,7 @@ abstract sealed class EmulatedMemory implements Memory permits EmulatedDeviceBuf
     static final VarHandle WORDS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     /** Largest single region: a direct buffer is indexed by int. */
-    static final long MAX_REGION_BYTES = Integer.MAX_VALUE - ALIGNMENT;
+    static final long MAX_REGION_BYTES = Integer.MAX_VALUE - 2L * ALIGNMENT;
 
     final ByteBuffer buffer;
     private final int owner;
@@ -35,7 +35,9 @@ abstract sealed class EmulatedMemory implements Memory permits EmulatedDeviceBuf
         this.owner = owner;
         this.address = address;
         this.bytes = bytes;
-        ByteBuffer raw = ByteBuffer.allocateDirect((int) bytes + ALIGNMENT);
+        // alignedSlice rounds both ends to the alignment: round the size up so the slice holds it all.
+        long rounded = (bytes + ALIGNMENT - 1) & -ALIGNMENT;
+        ByteBuffer raw = ByteBuffer.allocateDirect((int) (rounded + ALIGNMENT));
         this.buffer = raw.alignedSlice(ALIGNMENT).limit((int) bytes).slice().order(ByteOrder.nativeOrder());
     }
 

@@ -1,0 +1,70 @@
+package io.seqlink.jcstress;
+
+import io.seqlink.backend.emulated.EmulatedBackend;
+import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.ChannelEvents;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.Channels;
+import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.Delivery;
+import io.seqlink.channel.FrameHandler;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.channel.ReadMode;
+import io.seqlink.topology.Transport;
+import java.nio.ByteBuffer;
+import java.util.Map;
+
+/**
+ * A real channel (producer device 0, consumer device 1) on a private emulated backend with INLINE
+ * streams, so every step of the protocol—commit copy, publish step, consume step, host staging, ack
+ * step—runs on the thread of the actor that triggers it, over off-heap memory, through the same code
+ * the launcher drives. One fixture per jcstress state: nothing is shared between states, and a
+ * state's memory goes away with it (never closed: closing would drain and log).
+ */
+final class ChannelFixture {
+
+    static final int PRODUCER = 0;
+    static final int CONSUMER = 1;
+
+    final PublishChannel channel;
+    final ConsumerPort port;
+
+    ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, FrameHandler handler) {
+        EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.builder(2).streamQueueCapacity(16).build());
+        ChannelSpec spec = ChannelSpec.builder("jcstress").producer(PRODUCER).consumers(CONSUMER).slots(slots)
+                .slotBytes(slotBytes).delivery(delivery).readMode(readMode).transport(transport).maxPublishBatch(1).build();
+        this.channel = Channels.open(backend, spec, Map.of(CONSUMER, transport), ChannelEvents.NONE);
+        // Subscribed here, not in the actor: the first subscription allocates the host ring.
+        this.port = channel.consumer(CONSUMER).subscribe(handler);
+    }
+
+    /** Publishes one frame whose every 64-bit word is {@code word}; returns the claim result (sequence or status). */
+    long publishWords(long word, int bytes) {
+        long seq = channel.tryClaim();
+        if (seq > 0) {
+            ByteBuffer b = channel.buffer();
+            for (int i = 0; i < bytes; i += 8) {
+                b.putLong(i, word);
+            }
+            channel.commit(bytes);
+            channel.publish();
+        }
+        return seq;
+    }
+
+    /** One consume round with the subscribed handler (INLINE: it completes inside the call). */
+    int poll(int maxFrames) {
+        return port.poll(maxFrames);
+    }
+
+    /** How many of the payload's 64-bit words equal {@code expected}. */
+    static int wordsEqual(ByteBuffer payload, long expected) {
+        int n = 0;
+        for (int i = 0; i + 8 <= payload.limit(); i += 8) {
+            if (payload.getLong(i) == expected) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,154 @@
+package io.seqlink.soak;
+
+import io.seqlink.channel.Delivery;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a soak run found: per consumer, frames delivered, lost, duplicated, corrupt and (latest) the
+ * missed count against the gaps actually seen; the producer's totals and rate; and the memory samples.
+ *
+ * @param options   what ran
+ * @param backend   the backend's description
+ * @param published frames the producer published
+ * @param seconds   how long the producer ran
+ * @param drained   whether every consumer acknowledged everything at the end
+ * @param consumers one result per consumer
+ * @param samples   memory and progress over time
+ * @param chaos     pauses and stream stalls injected
+ */
+public record SoakReport(SoakOptions options, String backend, long published, double seconds, boolean drained,
+        List<ConsumerResult> consumers, List<MemorySampler.Sample> samples, long chaos) {
+
+    /**
+     * One consumer's result.
+     *
+     * @param device        consumer device
+     * @param delivered     frames its listener got
+     * @param lost          lossless: published but never delivered; latest: frames neither delivered nor counted missed
+     * @param duplicates    frames delivered again or out of order
+     * @param corrupt       frames whose length or checksum was wrong
+     * @param missed        the channel's missed counter (latest)
+     * @param gaps          frames skipped between and after what it saw
+     * @param listenerStalls stalls the listener injected
+     */
+    public record ConsumerResult(int device, long delivered, long lost, long duplicates, long corrupt, long missed, long gaps,
+            long listenerStalls) {
+    }
+
+    /** Zero lost, duplicated or corrupted frames; under latest, missed equals the gaps; and everything drained. */
+    public boolean passed() {
+        if (!drained) {
+            return false;
+        }
+        for (ConsumerResult c : consumers) {
+            if (c.lost != 0 || c.duplicates != 0 || c.corrupt != 0) {
+                return false;
+            }
+            if (options.delivery() == Delivery.LATEST && c.missed != c.gaps) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public double framesPerSecond() {
+        return seconds > 0 ? published / seconds : 0;
+    }
+
+    /** Growth between the first and the last quarter of the run, from the medians of each (0 with few samples). */
+    public long growth(java.util.function.ToLongFunction<MemorySampler.Sample> metric) {
+        if (samples.size() < 8) {
+            return 0;
+        }
+        int q = samples.size() / 4;
+        return median(samples.subList(samples.size() - q, samples.size()), metric) - median(samples.subList(0, q), metric);
+    }
+
+    private static long median(List<MemorySampler.Sample> part, java.util.function.ToLongFunction<MemorySampler.Sample> metric) {
+        long[] v = part.stream().mapToLong(metric).sorted().toArray();
+        return v[v.length / 2];
+    }
+
+    public String summary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "seqlink soak: %s, %s delivery, %d consumer(s), %d slots x %d B, stall p=%s%n",
+                backend, options.delivery().name().toLowerCase(Locale.ROOT), consumers.size(), options.slots(), options.slotBytes(),
+                options.stallProbability()));
+        sb.append(String.format(Locale.ROOT, "published %,d frames in %.1f s: %,.0f frames/s; chaos events %,d; drained %s%n",
+                published, seconds, framesPerSecond(), chaos, drained));
+        for (ConsumerResult c : consumers) {
+            sb.append(String.format(Locale.ROOT,
+                    "  consumer %d: delivered %,d  lost %d  duplicated %d  corrupt %d  missed %,d  gaps %,d  listener stalls %,d%n",
+                    c.device, c.delivered, c.lost, c.duplicates, c.corrupt, c.missed, c.gaps, c.listenerStalls));
+        }
+        if (!samples.isEmpty()) {
+            MemorySampler.Sample first = samples.get(0);
+            MemorySampler.Sample last = samples.get(samples.size() - 1);
+            sb.append(String.format(Locale.ROOT, "memory (%d samples): heap after GC %s -> %s (growth %s), direct %s -> %s, device used %s -> %s%n",
+                    samples.size(), mib(first.heapAfterGc()), mib(last.heapAfterGc()), mib(growth(MemorySampler.Sample::heapAfterGc)),
+                    mib(first.directBytes()), mib(last.directBytes()), mib(first.deviceUsed()), mib(last.deviceUsed())));
+        }
+        sb.append(passed() ? "PASSED" : "FAILED").append('\n');
+        return sb.toString();
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+
+    public String toJson() {
+        StringBuilder j = new StringBuilder(4096);
+        j.append("{\n");
+        field(j, "backend", backend).append(",\n");
+        field(j, "delivery", options.delivery().name().toLowerCase(Locale.ROOT)).append(",\n");
+        field(j, "streamMode", options.streamMode().name().toLowerCase(Locale.ROOT)).append(",\n");
+        j.append("  \"consumers\": ").append(consumers.size()).append(",\n");
+        j.append("  \"slots\": ").append(options.slots()).append(",\n");
+        j.append("  \"slotBytes\": ").append(options.slotBytes()).append(",\n");
+        j.append("  \"stallProbability\": ").append(options.stallProbability()).append(",\n");
+        j.append("  \"seed\": ").append(options.seed()).append(",\n");
+        j.append("  \"published\": ").append(published).append(",\n");
+        j.append("  \"seconds\": ").append(String.format(Locale.ROOT, "%.3f", seconds)).append(",\n");
+        j.append("  \"framesPerSecond\": ").append(String.format(Locale.ROOT, "%.1f", framesPerSecond())).append(",\n");
+        j.append("  \"chaosEvents\": ").append(chaos).append(",\n");
+        j.append("  \"drained\": ").append(drained).append(",\n");
+        j.append("  \"passed\": ").append(passed()).append(",\n");
+        long lost = 0;
+        long dup = 0;
+        long corrupt = 0;
+        for (ConsumerResult c : consumers) {
+            lost += c.lost;
+            dup += c.duplicates;
+            corrupt += c.corrupt;
+        }
+        j.append("  \"lost\": ").append(lost).append(",\n");
+        j.append("  \"duplicated\": ").append(dup).append(",\n");
+        j.append("  \"corrupt\": ").append(corrupt).append(",\n");
+        j.append("  \"heapAfterGcGrowthBytes\": ").append(growth(MemorySampler.Sample::heapAfterGc)).append(",\n");
+        j.append("  \"directGrowthBytes\": ").append(growth(MemorySampler.Sample::directBytes)).append(",\n");
+        j.append("  \"deviceGrowthBytes\": ").append(growth(MemorySampler.Sample::deviceUsed)).append(",\n");
+        j.append("  \"perConsumer\": [\n");
+        for (int i = 0; i < consumers.size(); i++) {
+            ConsumerResult c = consumers.get(i);
+            j.append(String.format(Locale.ROOT,
+                    "    {\"device\": %d, \"delivered\": %d, \"lost\": %d, \"duplicated\": %d, \"corrupt\": %d, \"missed\": %d, \"gaps\": %d, \"listenerStalls\": %d}",
+                    c.device, c.delivered, c.lost, c.duplicates, c.corrupt, c.missed, c.gaps, c.listenerStalls));
+            j.append(i + 1 < consumers.size() ? ",\n" : "\n");
+        }
+        j.append("  ],\n  \"samples\": [\n");
+        for (int i = 0; i < samples.size(); i++) {
+            MemorySampler.Sample s = samples.get(i);
+            j.append(String.format(Locale.ROOT,
+                    "    {\"ms\": %d, \"published\": %d, \"heapUsed\": %d, \"heapAfterGc\": %d, \"directBytes\": %d, \"directBuffers\": %d, \"deviceUsed\": %d}",
+                    s.elapsedMillis(), s.published(), s.heapUsed(), s.heapAfterGc(), s.directBytes(), s.directCount(), s.deviceUsed()));
+            j.append(i + 1 < samples.size() ? ",\n" : "\n");
+        }
+        j.append("  ]\n}\n");
+        return j.toString();
+    }
+
+    private static StringBuilder field(StringBuilder j, String name, String value) {
+        return j.append("  \"").append(name).append("\": \"").append(value.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    }
+}

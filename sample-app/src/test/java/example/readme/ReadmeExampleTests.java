@@ -1,0 +1,80 @@
+package example.readme;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seqlink.sample.web.Await;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The README's example is real: its {@code application.yml} block configures a context with the two
+ * classes of this package, whose code the README shows verbatim, and frames published by the camera
+ * reach the listener. Editing one without the other fails here. (A package of its own, like a user's
+ * application, so the sample's component scan never sees these beans.)
+ */
+class ReadmeExampleTests {
+
+    static final Path ROOT = Path.of(System.getProperty("seqlink.root", "..")).toAbsolutePath().normalize();
+    static final Path README = ROOT.resolve("README.md");
+    static final Path SOURCES = ROOT.resolve("sample-app/src/test/java/example/readme");
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({Camera.class, Inference.class})
+    static class ReadmeApplication {
+    }
+
+    @Test
+    void theReadmeShowsTheseClassesVerbatim() throws Exception {
+        String readme = Files.readString(README, StandardCharsets.UTF_8);
+        for (String file : new String[] {"Camera.java", "Inference.java"}) {
+            String source = Files.readString(SOURCES.resolve(file), StandardCharsets.UTF_8);
+            String body = source.substring(source.indexOf("@Component")).strip();
+            assertThat(readme).as("README.md shows " + file + " from @Component on, unchanged").contains(body);
+        }
+    }
+
+    @Test
+    void theReadmeConfigurationRunsTheExample() throws Exception {
+        Path yml = Files.createTempFile("readme-application", ".yml");
+        Files.writeString(yml, readmeYaml(), StandardCharsets.UTF_8);
+        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(ReadmeApplication.class)
+                .web(WebApplicationType.NONE)
+                .run("--spring.config.location=file:" + yml, "--seqlink.backend=emulated")) {
+            Camera camera = ctx.getBean(Camera.class);
+            Inference inference = ctx.getBean(Inference.class);
+            byte[] pixels = new byte[1024];
+            for (int i = 0; i < 200; i++) {
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (!camera.send(System.nanoTime(), pixels)) {
+                    assertThat(System.nanoTime() - deadline).as("a free slot within 10 s").isNegative();
+                    Thread.onSpinWait();
+                }
+            }
+            Await.until(Duration.ofSeconds(20), inference.received::get, n -> n == 200, "every frame at the listener");
+        } finally {
+            Files.deleteIfExists(yml);
+        }
+    }
+
+    /** The first yaml block of the README's "Use it in your service" section. */
+    static String readmeYaml() throws Exception {
+        String readme = Files.readString(README, StandardCharsets.UTF_8);
+        int section = readme.indexOf("## Use it in your service");
+        assertThat(section).as("README has a 'Use it in your service' section").isPositive();
+        Matcher m = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+        assertThat(m.find(section)).as("a yaml block in that section").isTrue();
+        return m.group(1);
+    }
+}

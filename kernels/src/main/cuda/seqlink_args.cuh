@@ -34,7 +34,8 @@ struct PublishArgs {
     uint64_t slot_bytes;  //  48
     uint64_t max_batch;   //  56
     uint64_t push_count;  //  64: replicas in use
-    uint64_t reserved;    //  72
+    uint64_t staging;     //  72: host-mapped ring of the same shape whose headers hold each frame's length
+                          //      (the publish step copies them into the ring); 0: the ring has them already
     uint64_t push_control[MAX_PUSH_TARGETS];  //  80: replica control blocks
     uint64_t push_ring[MAX_PUSH_TARGETS];     // 208: replica rings
 };

@@ -104,7 +104,8 @@ __device__ void block_inclusive_scan(uint64_t* values) {
 // source's first 16 bytes (the publish step pushes frames whose stamps it is writing itself).
 // Must be called by every thread of the block (it synchronises the block).
 template <bool STRONG, bool STAMP>
-__device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t last, const RingShape& r) {
+__device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t last, const RingShape& r,
+                            uint64_t length_src = 0) {
     __shared__ uint64_t s_end[BLOCK_THREADS];  // inclusive scan of the 16-byte pieces per frame
     __shared__ uint64_t s_length[BLOCK_THREADS];
     for (uint64_t group = first; group <= last; group += blockDim.x) {
@@ -114,8 +115,9 @@ __device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t
         uint64_t length = 0;
         if (threadIdx.x < frames) {
             uint64_t s = group + threadIdx.x;
+            // the length from length_src when given (the publish step's staging ring), else from the source
             int64_t raw = static_cast<int64_t>(
-                    load_word<STRONG>(word_at(src, slot_offset(s, r) + SLOT_LENGTH)));
+                    load_word<STRONG>(word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + SLOT_LENGTH)));
             length = raw < 0 ? 0 : min(static_cast<uint64_t>(raw), r.slot_bytes);
             pieces = (SLOT_HEADER_BYTES + length + 15) / 16;
         }
@@ -309,15 +311,22 @@ extern "C" __global__ void __launch_bounds__(256) seqlink_publish(const PublishA
     __syncthreads();
     const uint64_t first = s_first;
     const uint64_t last = first + count - 1;
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        // (1) stamp each frame's header: plain stores, ordered before the publish by (2)
-        for (uint64_t s = first; s <= last; s++) {
-            *word_at(a.ring, detail::slot_offset(s, r) + SLOT_STAMP) = s;
+    if (blockIdx.x == 0) {
+        // (1) stamp each frame's header, and copy its length from the host staging ring when there is one
+        // (one lane per frame: the reads of pinned host memory overlap): plain stores, ordered before the
+        // publish by (2). The host wrote those lengths before it launched us.
+        for (uint64_t s = first + threadIdx.x; s <= last; s += blockDim.x) {
+            const uint64_t off = detail::slot_offset(s, r);
+            *word_at(a.ring, off + SLOT_STAMP) = s;
+            if (a.staging != 0) {
+                *word_at(a.ring, off + SLOT_LENGTH) = *word_at(a.staging, off + SLOT_LENGTH);
+            }
         }
     }
-    // (4a) push: the frames' slots into every replica, stamps written here (not read from the ring)
+    // (4a) push: the frames' slots into every replica, stamps and lengths written here (not read from the
+    // ring's headers, which block 0 may still be writing)
     for (uint64_t t = 0; t < a.push_count; t++) {
-        detail::copy_frames<false, true>(a.ring, a.push_ring[t], first, last, r);
+        detail::copy_frames<false, true>(a.ring, a.push_ring[t], first, last, r, a.staging);
     }
     if (gridDim.x > 1) {
         if (!detail::last_block_arrives(&reinterpret_cast<Scratch*>(a.scratch)->arrivals)) {

@@ -13,9 +13,19 @@ import java.util.Objects;
  * @param mirror      the producer's host mirror (layout of the control block)
  * @param maxBatch    the most frames claimed between two publishes; {@code writer_busy} runs this far ahead
  * @param pushTargets replicas the publish step pushes frames and sequences into (may be empty)
+ * @param lengths     pinned host memory of the ring's geometry whose slot headers hold each committed
+ *                    frame's length (the producer's staging ring): the publish step writes those lengths
+ *                    into the ring's headers, so committing a frame a kernel wrote costs no device call;
+ *                    {@code null} when the ring's headers already hold them
  */
 public record PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,
-        List<PushTarget> pushTargets) {
+        List<PushTarget> pushTargets, MappedBuffer lengths) {
+
+    /** A binding whose ring headers already hold the frames' lengths. */
+    public PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,
+            List<PushTarget> pushTargets) {
+        this(control, ring, geometry, mirror, maxBatch, pushTargets, null);
+    }
 
     public PublishBinding {
         Objects.requireNonNull(control, "control");
@@ -26,6 +36,10 @@ public record PublishBinding(Memory control, Memory ring, RingGeometry geometry,
             throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
         }
         pushTargets = List.copyOf(pushTargets);
+        if (lengths != null && lengths.bytes() < geometry.ringBytes()) {
+            throw new IllegalArgumentException("lengths must span the ring (" + geometry.ringBytes() + " bytes), has "
+                    + lengths.bytes());
+        }
     }
 
     /**

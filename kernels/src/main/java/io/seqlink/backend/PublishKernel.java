@@ -4,7 +4,8 @@ package io.seqlink.backend;
  * The publish step of one channel, bound to the producer's stream. One enqueue publishes the next
  * {@code count} frames, whose data earlier work on the stream wrote:
  * <ol>
- *   <li>stamp each frame's slot header with its sequence;</li>
+ *   <li>stamp each frame's slot header with its sequence (and, when the binding names a
+ *       {@code lengths} source, copy each frame's length from there into the header);</li>
  *   <li>system-scope fence, then one release add of {@code count} to {@code publish_seq}
  *       ({@code fence.sc.sys; red.release.sys.global.add.u64}); record {@code batch_size};</li>
  *   <li>release-store {@code writer_busy = publish_seq + max_batch}, fenced before later writes;</li>

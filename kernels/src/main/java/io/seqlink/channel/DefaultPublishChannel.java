@@ -115,7 +115,7 @@ final class DefaultPublishChannel implements PublishChannel {
             }
             this.consumerDevices = List.copyOf(spec.consumers());
             this.publishKernel = producerStream.bindPublish(new PublishBinding(control, ring, geometry, mirror,
-                    spec.maxPublishBatch(), pushTargets));
+                    spec.maxPublishBatch(), pushTargets, staging));
             producerStream.synchronize();
             ok = true;
         } finally {
@@ -367,7 +367,9 @@ final class DefaultPublishChannel implements PublishChannel {
         enterProducer("commitDevice");
         try {
             checkCommit(length, "commitDevice");
-            producerStream.writeValue(ring, geometry.offsetOf(pos.claimed) + SlotHeader.LENGTH, length);
+            // The publish step copies the length into the ring's header (PublishBinding.lengths): a plain
+            // store here, no device call per frame. The staging slot is not reused before that publish ran.
+            staging.setPlain(geometry.offsetOf(pos.claimed) + SlotHeader.LENGTH, length);
             pos.committed = pos.claimed;
         } catch (DeviceException ex) {
             throw fail(ex, spec.producer());

@@ -54,6 +54,8 @@ final class CudaPublishKernel implements PublishKernel {
         p.putStructWord(0, KernelArgs.PUBLISH_SLOT_BYTES, g.slotBytes());
         p.putStructWord(0, KernelArgs.PUBLISH_MAX_BATCH, maxBatch);
         p.putStructWord(0, KernelArgs.PUBLISH_PUSH_COUNT, targets.size());
+        p.putStructWord(0, KernelArgs.PUBLISH_STAGING,
+                b.lengths() == null ? 0 : backend.own(b.lengths(), "lengths").at(0, g.ringBytes(), "lengths"));
         for (int i = 0; i < targets.size(); i++) {
             PublishBinding.PushTarget t = targets.get(i);
             p.putStructWord(0, KernelArgs.PUBLISH_PUSH_CONTROL + 8 * i,

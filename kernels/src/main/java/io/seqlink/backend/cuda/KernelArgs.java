@@ -22,6 +22,7 @@ public final class KernelArgs {
     public static final int PUBLISH_SLOT_BYTES = 48;
     public static final int PUBLISH_MAX_BATCH = 56;
     public static final int PUBLISH_PUSH_COUNT = 64;
+    public static final int PUBLISH_STAGING = 72;
     public static final int PUBLISH_PUSH_CONTROL = 80;
     public static final int PUBLISH_PUSH_RING = PUBLISH_PUSH_CONTROL + 8 * MAX_PUSH_TARGETS;
     public static final int PUBLISH_BYTES = PUBLISH_PUSH_RING + 8 * MAX_PUSH_TARGETS;

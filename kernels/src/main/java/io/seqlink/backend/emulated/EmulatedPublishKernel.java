@@ -24,6 +24,7 @@ final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task 
     private final EmulatedMemory[] replicaRings;
     private final RingGeometry geometry;
     private final int maxBatch;
+    private final EmulatedMemory lengths;
 
     EmulatedPublishKernel(EmulatedStream stream, PublishBinding b) {
         this.stream = stream;
@@ -33,6 +34,7 @@ final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task 
         this.mirror = (EmulatedMappedBuffer) device.own(b.mirror());
         this.geometry = b.geometry();
         this.maxBatch = b.maxBatch();
+        this.lengths = b.lengths() == null ? null : device.own(b.lengths());
         this.replicaControls = new EmulatedMemory[b.pushTargets().size()];
         this.replicaRings = new EmulatedMemory[b.pushTargets().size()];
         for (int i = 0; i < replicaControls.length; i++) {
@@ -64,7 +66,11 @@ final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task 
         long last = first + count - 1;
         device.access(ring, "seqlink_publish");
         for (long s = first; s <= last; s++) {
-            ring.setPlainWord(geometry.offsetOf(s) + SlotHeader.STAMP, s);
+            long offset = geometry.offsetOf(s);
+            ring.setPlainWord(offset + SlotHeader.STAMP, s);
+            if (lengths != null) { // a plain read of pinned host memory the host wrote before the enqueue
+                ring.setPlainWord(offset + SlotHeader.LENGTH, lengths.getPlainWord(offset + SlotHeader.LENGTH));
+            }
         }
         // fence.sc.sys + red.release.sys.global.add.u64. In Java the release add alone orders every
         // earlier write of this stream before publish_seq: stream order is a happens-before edge here

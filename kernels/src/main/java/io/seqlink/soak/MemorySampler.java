@@ -59,6 +59,17 @@ final class MemorySampler {
         return s;
     }
 
+    /**
+     * The heap still reachable after full collections: what a leak grows. The per-sample figures
+     * cannot show it when the run allocates so little that no collection ever runs (their after-GC
+     * figure then stays 0), so the run measures this at its start and at its end.
+     */
+    long retainedHeap() {
+        System.gc();
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     synchronized List<Sample> samples() {
         return List.copyOf(samples);
     }

@@ -16,9 +16,12 @@ import java.util.Locale;
  * @param consumers one result per consumer
  * @param samples   memory and progress over time
  * @param chaos     pauses and stream stalls injected
+ * @param retainedHeapStart heap reachable after full collections, before the first frame
+ * @param retainedHeapEnd   heap reachable after full collections, after the drain
  */
 public record SoakReport(SoakOptions options, String backend, long published, double seconds, boolean drained,
-        List<ConsumerResult> consumers, List<MemorySampler.Sample> samples, long chaos) {
+        List<ConsumerResult> consumers, List<MemorySampler.Sample> samples, long chaos, long retainedHeapStart,
+        long retainedHeapEnd) {
 
     /**
      * One consumer's result.
@@ -85,9 +88,11 @@ public record SoakReport(SoakOptions options, String backend, long published, do
         if (!samples.isEmpty()) {
             MemorySampler.Sample first = samples.get(0);
             MemorySampler.Sample last = samples.get(samples.size() - 1);
-            sb.append(String.format(Locale.ROOT, "memory (%d samples): heap after GC %s -> %s (growth %s), direct %s -> %s, device used %s -> %s%n",
-                    samples.size(), mib(first.heapAfterGc()), mib(last.heapAfterGc()), mib(growth(MemorySampler.Sample::heapAfterGc)),
-                    mib(first.directBytes()), mib(last.directBytes()), mib(first.deviceUsed()), mib(last.deviceUsed())));
+            sb.append(String.format(Locale.ROOT, "memory (%d samples): retained heap (after full GC) %s -> %s; heap used %s -> %s "
+                    + "(after-GC median growth %s); direct %s -> %s; device used %s -> %s (device-wide: other processes count)%n",
+                    samples.size(), mib(retainedHeapStart), mib(retainedHeapEnd), mib(first.heapUsed()), mib(last.heapUsed()),
+                    mib(growth(MemorySampler.Sample::heapAfterGc)), mib(first.directBytes()), mib(last.directBytes()),
+                    mib(first.deviceUsed()), mib(last.deviceUsed())));
         }
         sb.append(passed() ? "PASSED" : "FAILED").append('\n');
         return sb.toString();
@@ -125,6 +130,8 @@ public record SoakReport(SoakOptions options, String backend, long published, do
         j.append("  \"lost\": ").append(lost).append(",\n");
         j.append("  \"duplicated\": ").append(dup).append(",\n");
         j.append("  \"corrupt\": ").append(corrupt).append(",\n");
+        j.append("  \"retainedHeapStartBytes\": ").append(retainedHeapStart).append(",\n");
+        j.append("  \"retainedHeapEndBytes\": ").append(retainedHeapEnd).append(",\n");
         j.append("  \"heapAfterGcGrowthBytes\": ").append(growth(MemorySampler.Sample::heapAfterGc)).append(",\n");
         j.append("  \"directGrowthBytes\": ").append(growth(MemorySampler.Sample::directBytes)).append(",\n");
         j.append("  \"deviceGrowthBytes\": ").append(growth(MemorySampler.Sample::deviceUsed)).append(",\n");

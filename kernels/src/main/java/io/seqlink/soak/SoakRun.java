@@ -71,6 +71,7 @@ public final class SoakRun {
             rt.start();
             Thread chaos = daemon("seqlink-soak-chaos", () -> chaos(rt, channel, consumers));
             Thread sampling = daemon("seqlink-soak-sampler", () -> sample(sampler, verifiers));
+            long retainedStart = sampler.retainedHeap();
             sampler.sample();
             long start = System.nanoTime();
             try {
@@ -85,6 +86,7 @@ public final class SoakRun {
             sampling.interrupt();
             join(sampling);
             sampler.sample();
+            long retainedEnd = sampler.retainedHeap();
             List<SoakReport.ConsumerResult> results = new ArrayList<>();
             long total = published.get();
             for (SoakVerifier v : verifiers) {
@@ -96,7 +98,7 @@ public final class SoakRun {
                         s.missed(), gaps, v.stalls));
             }
             return new SoakReport(options, rt.backend().description(), total, seconds, drained, results, sampler.samples(),
-                    chaosEvents.get());
+                    chaosEvents.get(), retainedStart, retainedEnd);
         }
     }
 

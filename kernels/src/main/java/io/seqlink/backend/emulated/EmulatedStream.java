@@ -44,6 +44,19 @@ final class EmulatedStream implements DeviceStream {
         long d;
         long e;
         long f;
+
+        void set(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
+            this.task = task;
+            this.r0 = r0;
+            this.r1 = r1;
+            this.r2 = r2;
+            this.a = a;
+            this.b = b;
+            this.c = c;
+            this.d = d;
+            this.e = e;
+            this.f = f;
+        }
     }
 
     private final EmulatedDevice device;
@@ -151,17 +164,7 @@ final class EmulatedStream implements DeviceStream {
                 }
                 throwIfFailed();
             }
-            Command cmd = ring[(int) (t & mask)];
-            cmd.task = task;
-            cmd.r0 = r0;
-            cmd.r1 = r1;
-            cmd.r2 = r2;
-            cmd.a = a;
-            cmd.b = b;
-            cmd.c = c;
-            cmd.d = d;
-            cmd.e = e;
-            cmd.f = f;
+            ring[(int) (t & mask)].set(task, r0, r1, r2, a, b, c, d, e, f);
             tail = t + 1;
         } finally {
             enqueueLock.unlock();
@@ -188,23 +191,9 @@ final class EmulatedStream implements DeviceStream {
             if (stalled || head != tail) {
                 return false;
             }
-            Command cmd = direct;
-            cmd.task = task;
-            cmd.r0 = r0;
-            cmd.r1 = r1;
-            cmd.r2 = r2;
-            cmd.a = a;
-            cmd.b = b;
-            cmd.c = c;
-            cmd.d = d;
-            cmd.e = e;
-            cmd.f = f;
-            execute(cmd);
-            long h;
-            while ((h = head) != tail && !stalled) {
-                execute(ring[(int) (h & mask)]);
-                head = h + 1;
-            }
+            direct.set(task, r0, r1, r2, a, b, c, d, e, f);
+            execute(direct);
+            runQueued();
         } finally {
             drainLock.unlock();
         }
@@ -220,14 +209,19 @@ final class EmulatedStream implements DeviceStream {
                 return; // another thread is draining and will see our command
             }
             try {
-                long h;
-                while ((h = head) != tail && !stalled) {
-                    execute(ring[(int) (h & mask)]);
-                    head = h + 1;
-                }
+                runQueued();
             } finally {
                 drainLock.unlock();
             }
+        }
+    }
+
+    /** Runs queued commands in order until the ring is empty or the stream stalls; the caller holds {@link #drainLock}. */
+    private void runQueued() {
+        long h;
+        while ((h = head) != tail && !stalled) {
+            execute(ring[(int) (h & mask)]);
+            head = h + 1;
         }
     }
 
@@ -262,11 +256,7 @@ final class EmulatedStream implements DeviceStream {
                 idle = 0;
                 drainLock.lock();
                 try {
-                    long h;
-                    while ((h = head) != tail && !stalled) {
-                        execute(ring[(int) (h & mask)]);
-                        head = h + 1;
-                    }
+                    runQueued();
                 } finally {
                     drainLock.unlock();
                 }

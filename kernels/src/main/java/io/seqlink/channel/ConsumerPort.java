@@ -58,6 +58,11 @@ public final class ConsumerPort {
     /** How often a round that has not landed asks its stream for a failure. */
     private static final long PENDING_CHECK_NANOS = 1_000_000;
 
+    /** Outcomes of delivering one frame. */
+    private static final int HANDLED = 1;
+    private static final int DEAD_LETTERED = 0;
+    private static final int HALTED = -1;
+
     static final int C_DELIVERED = 0;
     static final int C_MISSED = 1;
     static final int C_ROUNDS = 2;
@@ -105,6 +110,8 @@ public final class ConsumerPort {
     private long pendingRound;
     private long pendingFrom;
     private long pendingCheckNanos;
+    /** Whether the last {@link #deliverBatch()} was handled by the listener (else dead-lettered or halted). */
+    private boolean batchDelivered;
     private long haltedUntilNanos;
 
     private volatile ConsumerState state = ConsumerState.ACTIVE;
@@ -487,7 +494,9 @@ public final class ConsumerPort {
         ackKernel.enqueue(to);
         next = to + 1;
         long n = to - from + 1;
-        counters.add(C_DELIVERED, n);
+        if (last == null) { // dead-lettered frames count as dead-lettered, not delivered
+            counters.add(C_DELIVERED, n);
+        }
         recordLatency(to);
         markProgress();
         return (int) n;
@@ -522,7 +531,8 @@ public final class ConsumerPort {
             counters.add(C_MISSED, validFrom - from);
         }
         long handledTo = validFrom - 1;
-        int handled = 0;
+        int taken = 0;     // handled or dead-lettered: the work this round did
+        int delivered = 0; // handled by the listener
         if (batchHandler != null) {
             batchView.size = 0;
             for (long s = validFrom; s <= readyTo; s++) {
@@ -535,7 +545,8 @@ public final class ConsumerPort {
             }
             long stop = deliverBatch();
             handledTo = stop < 0 ? readyTo : stop - 1;
-            handled = (int) Math.max(0, handledTo - validFrom + 1);
+            taken = (int) Math.max(0, handledTo - validFrom + 1);
+            delivered = batchDelivered ? taken : 0;
         } else {
             for (long s = validFrom; s <= readyTo; s++) {
                 HostFrame f = hostFrame(s, 1);
@@ -544,11 +555,15 @@ public final class ConsumerPort {
                     handledTo = s;
                     continue;
                 }
-                if (!deliver(f)) {
+                int outcome = deliver(f);
+                if (outcome == HALTED) {
                     break;
                 }
                 handledTo = s;
-                handled++;
+                taken++;
+                if (outcome == HANDLED) {
+                    delivered++;
+                }
             }
             recordRoundLatency(validFrom, handledTo);
         }
@@ -557,8 +572,8 @@ public final class ConsumerPort {
             markProgress();
         }
         next = handledTo + 1;
-        counters.add(C_DELIVERED, handled);
-        return handled;
+        counters.add(C_DELIVERED, delivered);
+        return taken;
     }
 
     /** The host frame for {@code sequence}, or {@code null} when its staged stamp shows it was overwritten. */
@@ -577,7 +592,7 @@ public final class ConsumerPort {
     }
 
     /** Delivers one frame with retries; false when the consumer must halt at it. */
-    private boolean deliver(HostFrame frame) {
+    private int deliver(HostFrame frame) {
         Exception last = null;
         for (int attempt = 1; attempt <= retryPolicy.maxAttempts(); attempt++) {
             if (attempt > 1) {
@@ -588,7 +603,7 @@ public final class ConsumerPort {
             frame.attempt = attempt;
             try {
                 frameHandler.onFrame(frame);
-                return true;
+                return HANDLED;
             } catch (Exception ex) {
                 last = ex;
             }
@@ -597,15 +612,16 @@ public final class ConsumerPort {
             frame.payload.clear().limit(frame.length);
             errorHandler.onFailedFrame(frame, last);
             counters.increment(C_DEAD_LETTERED);
-            return true;
+            return DEAD_LETTERED;
         } catch (Exception ex) {
             halt(frame.sequence, ex);
-            return false;
+            return HALTED;
         }
     }
 
     /** Delivers the batch with retries; returns -1 when all was handled, else the sequence to halt at. */
     private long deliverBatch() {
+        batchDelivered = false;
         if (batchView.size == 0) {
             return -1;
         }
@@ -622,6 +638,7 @@ public final class ConsumerPort {
             }
             try {
                 batchHandler.onBatch(batchView);
+                batchDelivered = true;
                 long now = System.nanoTime();
                 for (int i = 0; i < batchView.size; i++) {
                     recordLatency(batchView.frames[i].sequence, now);

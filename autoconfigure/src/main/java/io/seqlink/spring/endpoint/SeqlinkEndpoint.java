@@ -94,11 +94,14 @@ public class SeqlinkEndpoint {
      * Pauses or resumes one consumer of {@code channel} ({@code device} given) or every consumer of it.
      *
      * @param channel the channel's name
-     * @param action  {@code pause} or {@code resume}
+     * @param action  {@code pause} or {@code resume} (any case; nothing else, not even with blanks around it)
      * @param device  the consumer device, or {@code null} for every consumer
      */
     @WriteOperation
-    public ChannelDescriptor consumers(@Selector String channel, ConsumerAction action, @Nullable Integer device) {
+    public ChannelDescriptor consumers(@Selector String channel, String action, @Nullable Integer device) {
+        // Parsed here, not by the endpoint's lenient enum conversion: that read "" as no action (which
+        // resumed every consumer), and "pause ", "p-a-u-s-e" or "Pa_Use" as pause.
+        ConsumerAction parsed = ConsumerAction.parse(action);
         PublishChannel ch = runtime.channel(channel).orElseThrow(() -> new InvalidEndpointRequestException(
                 "There is no seqlink channel '" + channel + "'", "unknown channel"));
         if (device != null && !ch.consumerDevices().contains(device)) {
@@ -108,7 +111,7 @@ public class SeqlinkEndpoint {
         List<Integer> devices = device == null ? ch.consumerDevices() : List.of(device);
         for (int d : devices) {
             ConsumerPort port = ch.consumer(d);
-            if (action == ConsumerAction.PAUSE) {
+            if (parsed == ConsumerAction.PAUSE) {
                 port.pause();
             } else {
                 port.resume();
@@ -185,7 +188,21 @@ public class SeqlinkEndpoint {
         /** Stop polling: lossless frames wait, latest frames lap the consumer. */
         PAUSE,
         /** Poll again. */
-        RESUME
+        RESUME;
+
+        /**
+         * The action named {@code value}, ignoring case; a request naming anything else (blank,
+         * padded, misspelt) is refused with a 400 and changes nothing.
+         */
+        public static ConsumerAction parse(@Nullable String value) {
+            for (ConsumerAction a : values()) {
+                if (a.name().equalsIgnoreCase(value)) {
+                    return a;
+                }
+            }
+            throw new InvalidEndpointRequestException("Unknown action '" + value + "': use \"pause\" or \"resume\"",
+                    "unknown action");
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import io.seqlink.backend.ProbeMeasurement;
 import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
+import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.spring.support.ChannelSnapshots;
 import io.seqlink.topology.LinkVerdict;
@@ -46,6 +47,7 @@ import java.util.function.ToDoubleFunction;
  * <tr><td>seqlink.consumer.dead.lettered</td><td>counter</td><td>channel, consumer, device</td><td>frames handed to the error handler</td></tr>
  * <tr><td>seqlink.consumer.stalls</td><td>counter</td><td>channel, consumer, device</td><td>stall episodes</td></tr>
  * <tr><td>seqlink.consumer.stalled</td><td>gauge</td><td>channel, consumer, device</td><td>1 while stalled</td></tr>
+ * <tr><td>seqlink.consumer.dead</td><td>gauge</td><td>channel, consumer, device</td><td>1 once its device failed (lost, sticky error)</td></tr>
  * <tr><td>seqlink.link.atomic.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote release atomic add</td></tr>
  * <tr><td>seqlink.link.acquire.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote acquire load</td></tr>
  * <tr><td>seqlink.link.scaling.ratio</td><td>gauge</td><td>producer, consumer, verdict</td><td>probe: throughput at most threads over one thread</td></tr>
@@ -115,6 +117,8 @@ public class SeqlinkMetrics implements MeterBinder {
                 "Frames handed to the error handler after every retry failed");
         counter(registry, "seqlink.consumer.stalls", ch, device, tags, ConsumerSnapshot::stalls, "Stall episodes");
         gauge(registry, "seqlink.consumer.stalled", ch, device, tags, s -> s.stalled() ? 1 : 0, "1 while the consumer is stalled");
+        gauge(registry, "seqlink.consumer.dead", ch, device, tags, s -> s.state() == ConsumerState.DEAD ? 1 : 0,
+                "1 once the consumer's device failed (lost, or a sticky error); its consumer-failure-policy says what follows");
         Timer timer = Timer.builder("seqlink.consumer.latency").tags(tags)
                 .description("Publish to acknowledgement of each frame").register(registry);
         List<Timer> list = timers.computeIfAbsent(port, p -> {

@@ -116,12 +116,23 @@ final class EmulatedStream implements DeviceStream {
 
     @Override
     public void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long bytes) {
-        enqueue(copyTask, device.own(src), device.own(dst), null, srcOffset, dstOffset, bytes, 0, 0, 0);
+        EmulatedMemory s = device.own(src);
+        EmulatedMemory d = device.own(dst);
+        // Bounds are the caller's mistake, refused here as the driver refuses them at the call: a range
+        // found bad only when the command runs would fail the whole device, stickily.
+        s.index(srcOffset, bytes);
+        d.index(dstOffset, bytes);
+        enqueue(copyTask, s, d, null, srcOffset, dstOffset, bytes, 0, 0, 0);
     }
 
     @Override
     public void writeValue(Memory dst, long offset, long value) {
-        enqueue(writeValueTask, device.own(dst), null, null, offset, value, 0, 0, 0, 0);
+        EmulatedMemory d = device.own(dst);
+        if ((offset & 7) != 0) {
+            throw new IllegalArgumentException("offset must be a multiple of 8 (a 64-bit word), was " + offset);
+        }
+        d.index(offset, 8);
+        enqueue(writeValueTask, d, null, null, offset, value, 0, 0, 0, 0);
     }
 
     @Override

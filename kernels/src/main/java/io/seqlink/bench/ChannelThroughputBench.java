@@ -161,20 +161,7 @@ final class ChannelThroughputBench {
         }
 
         private long consume(long count, AtomicReference<Throwable> failure) {
-            Progress progress = new Progress("batched consumer of " + ch.name(), failure);
-            long a0 = AllocationMeter.current();
-            long taken = 0;
-            while (taken < count) {
-                int n = port.poll(batch);
-                if (n == 0) {
-                    progress.idle();
-                } else {
-                    taken += n;
-                    progress.moved();
-                }
-            }
-            long a1 = AllocationMeter.current();
-            return a0 < 0 ? -1 : a1 - a0;
+            return pollUntil(port, batch, count, new Progress("batched consumer of " + ch.name(), failure));
         }
     }
 
@@ -242,21 +229,25 @@ final class ChannelThroughputBench {
         }
 
         private long consume(long count, AtomicReference<Throwable> failure) {
-            Progress progress = new Progress("consumer of " + ch.name(), failure);
-            long a0 = AllocationMeter.current();
-            long taken = 0;
-            while (taken < count) {
-                int n = port.poll(batch);
-                if (n == 0) {
-                    progress.idle();
-                } else {
-                    taken += n;
-                    progress.moved();
-                }
-            }
-            long a1 = AllocationMeter.current();
-            return a0 < 0 ? -1 : a1 - a0;
+            return pollUntil(port, batch, count, new Progress("consumer of " + ch.name(), failure));
         }
+    }
+
+    /** Polls {@code port} until it has taken {@code count} frames; the bytes this thread allocated meanwhile, or -1. */
+    static long pollUntil(io.seqlink.channel.ConsumerPort port, int batch, long count, Progress progress) {
+        long a0 = AllocationMeter.current();
+        long taken = 0;
+        while (taken < count) {
+            int n = port.poll(batch);
+            if (n == 0) {
+                progress.idle();
+            } else {
+                taken += n;
+                progress.moved();
+            }
+        }
+        long a1 = AllocationMeter.current();
+        return a0 < 0 ? -1 : a1 - a0;
     }
 
     /** Runs {@code body}, keeping the first failure for the harness (a partner's abort is not a failure of its own). */

@@ -269,19 +269,9 @@ final class PipelineBench {
                     channel.publish();
                 }
             }), "bench-pipeline-producer");
-            Thread consumer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
-                Progress progress = new Progress("pipeline consumer", failure);
-                long taken = 0;
-                while (taken < frames) {
-                    int n = port.poll(batch);
-                    if (n == 0) {
-                        progress.idle();
-                    } else {
-                        taken += n;
-                        progress.moved();
-                    }
-                }
-            }), "bench-pipeline-consumer");
+            Thread consumer = new Thread(() -> ChannelThroughputBench.guard(failure,
+                    () -> ChannelThroughputBench.pollUntil(port, batch, frames, new Progress("pipeline consumer", failure))),
+                    "bench-pipeline-consumer");
             long t0 = System.nanoTime();
             producer.start();
             consumer.start();

@@ -211,6 +211,17 @@ public final class CycleBenchmark {
         return size > 65536 ? Math.min(frames, 2000) : frames;
     }
 
+    /** Checks the checksums of the last 1,024 frames (those {@link #checked} selects): {verified, corrupt}. */
+    private static long[] verifyLast(Rig r, long total, long size) {
+        long[] counts = new long[2];
+        for (long s = Math.max(1, total - 1023); s <= total; s++) {
+            if (checked(s, size)) {
+                counts[r.verify(s, size) ? 0 : 1]++;
+            }
+        }
+        return counts;
+    }
+
     private static boolean checked(long s, long size) {
         return size <= 65536 || s % 16 == 0;
     }
@@ -245,15 +256,9 @@ public final class CycleBenchmark {
                 }
             }
             long alloc = BenchSupport.allocatedBytes() - allocStart;
-            for (long s = Math.max(1, total - 1023); s <= total; s++) {
-                if (checked(s, size)) {
-                    if (r.verify(s, size)) {
-                        verified++;
-                    } else {
-                        corrupt++;
-                    }
-                }
-            }
+            long[] tail = verifyLast(r, total, size);
+            verified += tail[0];
+            corrupt += tail[1];
             if (corrupt > 0) {
                 ok = false;
             }
@@ -309,15 +314,9 @@ public final class CycleBenchmark {
             double seconds = (System.nanoTime() - start) / 1e9;
             long verified = 0;
             long corrupt = 0;
-            for (long s = Math.max(1, total - 1023); s <= total; s++) {
-                if (checked(s, size)) {
-                    if (r.verify(s, size)) {
-                        verified++;
-                    } else {
-                        corrupt++;
-                    }
-                }
-            }
+            long[] tail = verifyLast(r, total, size);
+            verified += tail[0];
+            corrupt += tail[1];
             if (corrupt > 0) {
                 ok = false;
             }

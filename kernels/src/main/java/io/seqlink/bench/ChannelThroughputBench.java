@@ -34,7 +34,7 @@ final class ChannelThroughputBench {
             ConsumerPort port = ch.consumer(env.consumer());
             sums = env.backend().device(env.consumer()).allocateMapped(8L * ChecksumListener.RESULT_WORDS);
             port.subscribeDevice(new ChecksumListener(size, sums));
-            Pump pump = new Pump(ch, port, size);
+            Pump pump = new Pump(ch, port, size, false);
             pump.run(env.warmupFor(size)); // JIT and driver warm-up, untimed
             ConsumerSnapshot before = port.snapshot();
             long nanos = pump.run(total);
@@ -70,7 +70,7 @@ final class ChannelThroughputBench {
             port.subscribeDevice(NO_DEVICE_WORK);
             ch.producerStream().workloads().fillPattern(ch.ring(), 0, ch.spec().geometry().ringBytes(), 11); // never move zeros
             ch.producerStream().synchronize();
-            BatchedPump pump = new BatchedPump(ch, port, size);
+            Pump pump = new Pump(ch, port, size, true);
             pump.run(env.warmupFor(size));
             ConsumerSnapshot before = port.snapshot();
             long nanos = pump.run(total);
@@ -91,28 +91,39 @@ final class ChannelThroughputBench {
     private static final io.seqlink.channel.DeviceFrameHandler NO_DEVICE_WORK = frames -> {
     };
 
-    /** {@link Pump} without the fill kernel, publishing a batch at a time. */
-    private static final class BatchedPump {
+    /**
+     * Moves frames through one channel with a producer and a consumer thread. Pipelined: a fill kernel
+     * and a publish per frame. Batched: no per-frame kernel, a publish per batch (the transport's ceiling).
+     */
+    private static final class Pump {
         private final PublishChannel ch;
         private final ConsumerPort port;
         private final long size;
         private final int batch;
+        private final boolean batched;
         long sent;
         double allocPerFrame;
 
-        BatchedPump(PublishChannel ch, ConsumerPort port, long size) {
+        Pump(PublishChannel ch, ConsumerPort port, long size, boolean batched) {
             this.ch = ch;
             this.port = port;
             this.size = size;
             this.batch = ch.spec().maxPublishBatch();
+            this.batched = batched;
         }
 
+        /** Moves {@code count} frames; returns the nanoseconds until the last one was acknowledged. */
         long run(long count) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             long[] alloc = new long[2];
+            long first = sent + 1;
             long last = sent + count;
-            Thread producer = new Thread(() -> guard(failure, () -> alloc[0] = produce(count, failure)), "bench-producer");
-            Thread consumer = new Thread(() -> guard(failure, () -> alloc[1] = consume(count, failure)), "bench-consumer");
+            String kind = batched ? "batched" : "pipelined";
+            Thread producer = new Thread(() -> guard(failure,
+                    () -> alloc[0] = batched ? produceBatches(count, failure) : produce(first, last, failure)), "bench-producer");
+            Thread consumer = new Thread(() -> guard(failure,
+                    () -> alloc[1] = pollUntil(port, batch, count, new Progress(kind + " consumer of " + ch.name(), failure))),
+                    "bench-consumer");
             long start = System.nanoTime();
             producer.start();
             consumer.start();
@@ -120,7 +131,7 @@ final class ChannelThroughputBench {
             join(consumer);
             Throwable t = failure.get();
             if (t != null) {
-                throw new IllegalStateException("batched run failed: " + t, t);
+                throw new IllegalStateException(kind + " run failed: " + t, t);
             }
             Spin.awaitAtLeast(port::acknowledged, last, "the final ack");
             long nanos = System.nanoTime() - start;
@@ -129,7 +140,32 @@ final class ChannelThroughputBench {
             return nanos;
         }
 
-        private long produce(long count, AtomicReference<Throwable> failure) {
+        /** Per frame: claim, fill kernel, commit, publish. */
+        private long produce(long first, long last, AtomicReference<Throwable> failure) {
+            Workloads work = ch.producerStream().workloads();
+            Memory ring = ch.ring();
+            Progress progress = new Progress("producer of " + ch.name(), failure);
+            long a0 = AllocationMeter.current();
+            for (long s = first; s <= last; s++) {
+                long seq = ch.tryClaim();
+                while (seq == ClaimStatus.BACK_PRESSURED) {
+                    progress.idle();
+                    seq = ch.tryClaim();
+                }
+                if (seq != s) {
+                    throw new IllegalStateException("claim returned " + seq + " for frame " + s + ": " + ch.snapshot());
+                }
+                progress.moved();
+                work.fillPattern(ring, ch.payloadOffset(seq), size, seq);
+                ch.commitDevice((int) size);
+                ch.publish();
+            }
+            long a1 = AllocationMeter.current();
+            return a0 < 0 ? -1 : a1 - a0;
+        }
+
+        /** Claims and commits without a kernel, publishing a batch at a time. */
+        private long produceBatches(long count, AtomicReference<Throwable> failure) {
             Progress progress = new Progress("batched producer of " + ch.name(), failure);
             long a0 = AllocationMeter.current();
             long done = 0;
@@ -158,78 +194,6 @@ final class ChannelThroughputBench {
             }
             long a1 = AllocationMeter.current();
             return a0 < 0 ? -1 : a1 - a0;
-        }
-
-        private long consume(long count, AtomicReference<Throwable> failure) {
-            return pollUntil(port, batch, count, new Progress("batched consumer of " + ch.name(), failure));
-        }
-    }
-
-    /** Moves frames through one channel with a producer and a consumer thread. */
-    private static final class Pump {
-        private final PublishChannel ch;
-        private final ConsumerPort port;
-        private final long size;
-        private final int batch;
-        long sent;
-        double allocPerFrame;
-
-        Pump(PublishChannel ch, ConsumerPort port, long size) {
-            this.ch = ch;
-            this.port = port;
-            this.size = size;
-            this.batch = ch.spec().maxPublishBatch();
-        }
-
-        /** Moves {@code count} frames; returns the nanoseconds until the last one was acknowledged. */
-        long run(long count) {
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            long[] alloc = new long[2];
-            long first = sent + 1;
-            long last = sent + count;
-            Thread producer = new Thread(() -> guard(failure, () -> alloc[0] = produce(first, last, failure)), "bench-producer");
-            Thread consumer = new Thread(() -> guard(failure, () -> alloc[1] = consume(count, failure)), "bench-consumer");
-            long start = System.nanoTime();
-            producer.start();
-            consumer.start();
-            join(producer);
-            join(consumer);
-            Throwable t = failure.get();
-            if (t != null) {
-                throw new IllegalStateException("pipelined run failed: " + t, t);
-            }
-            Spin.awaitAtLeast(port::acknowledged, last, "the final ack");
-            long nanos = System.nanoTime() - start;
-            sent = last;
-            allocPerFrame = alloc[0] < 0 || alloc[1] < 0 ? Double.NaN : (alloc[0] + alloc[1]) / (double) count;
-            return nanos;
-        }
-
-        private long produce(long first, long last, AtomicReference<Throwable> failure) {
-            Workloads work = ch.producerStream().workloads();
-            Memory ring = ch.ring();
-            Progress progress = new Progress("producer of " + ch.name(), failure);
-            long a0 = AllocationMeter.current();
-            for (long s = first; s <= last; s++) {
-                long seq = ch.tryClaim();
-                while (seq == ClaimStatus.BACK_PRESSURED) {
-                    progress.idle();
-                    seq = ch.tryClaim();
-                }
-                if (seq != s) {
-                    throw new IllegalStateException("claim returned " + seq + " for frame " + s + ": " + ch.snapshot());
-                }
-                progress.moved();
-                work.fillPattern(ring, ch.payloadOffset(seq), size, seq);
-                ch.commitDevice((int) size);
-                ch.publish();
-            }
-            long a1 = AllocationMeter.current();
-            return a0 < 0 ? -1 : a1 - a0;
-        }
-
-        private long consume(long count, AtomicReference<Throwable> failure) {
-            return pollUntil(port, batch, count, new Progress("consumer of " + ch.name(), failure));
         }
     }
 

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,7 +85,7 @@ final class DefaultPublishChannel implements PublishChannel {
     /** Keep the memory alive while the producer thread, or an outside observer, reads or writes it. */
     private final MemoryGuard producerGuard = new MemoryGuard();
     private final MemoryGuard observerGuard = new MemoryGuard();
-    private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
 
     DefaultPublishChannel(Backend backend, ChannelSpec spec, Map<Integer, Transport> transports, ChannelEvents events) {
         this.spec = spec;

@@ -9,7 +9,6 @@ import io.seqlink.backend.ProbeMeasurement.ScalingPoint;
 import io.seqlink.backend.ProbePlan;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -68,15 +67,6 @@ public final class TopologyVerifier {
     /** The key of an ordered pair in {@code probePairs}. */
     public static int pairKey(int producer, int consumer) {
         return producer * 1000 + consumer;
-    }
-
-    /** The pair keys of the given (producer, consumer) pairs. */
-    public static Set<Integer> pairKeys(Collection<int[]> pairs) {
-        Set<Integer> keys = new java.util.HashSet<>();
-        for (int[] pair : pairs) {
-            keys.add(pairKey(pair[0], pair[1]));
-        }
-        return keys;
     }
 
     /** Judges one link: the consumer reads producer memory (pull) or the producer writes consumer memory (push). */

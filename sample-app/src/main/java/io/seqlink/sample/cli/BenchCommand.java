@@ -3,7 +3,7 @@ package io.seqlink.sample.cli;
 import io.seqlink.bench.BenchMain;
 
 /**
- * {@code java -jar seqlink-sample-app.jar bench [args]}: the benchmark harness of the kernels module,
+ * {@code java -jar seqlink-sample-app.jar bench [args]}: the benchmark harness of seqlink-tools (kernels/tools),
  * without Spring and without a web server. The arguments go to it unchanged; its exit status is ours.
  */
 public final class BenchCommand {

@@ -1,6 +1,7 @@
 package io.seqlink;
 
 import io.seqlink.channel.Violation;
+import io.seqlink.error.SeqlinkException;
 import java.util.List;
 import java.util.stream.Collectors;
 

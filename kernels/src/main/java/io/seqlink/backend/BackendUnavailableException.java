@@ -1,6 +1,6 @@
 package io.seqlink.backend;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 
 /** The requested backend cannot run here: no driver, no device, or its library failed to load. */
 public class BackendUnavailableException extends SeqlinkException {

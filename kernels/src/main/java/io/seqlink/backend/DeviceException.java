@@ -1,6 +1,6 @@
 package io.seqlink.backend;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 
 /**
  * A device call failed. Carries the driver's error name (e.g. {@code CUDA_ERROR_LAUNCH_FAILED}), the

@@ -1,6 +1,6 @@
 package io.seqlink.backend;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 
 /** The CUDA backend found no compiled kernels on the classpath (the build ran without nvcc). */
 public class KernelsMissingException extends SeqlinkException {

@@ -1,6 +1,6 @@
 package io.seqlink.channel;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 
 /** An operation on a channel that a device error closed. */
 public class ChannelFailedException extends SeqlinkException {

@@ -1,6 +1,6 @@
 package io.seqlink.channel;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,6 +1,6 @@
 package io.seqlink.topology;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 
 /** A channel needs a link better than the verifier found, and the policy is {@link UnsupportedLinkPolicy#FAIL}. */
 public class UnsupportedLinkException extends SeqlinkException {

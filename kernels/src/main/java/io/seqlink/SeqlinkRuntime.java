@@ -2,9 +2,11 @@ package io.seqlink;
 
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.BackendKind;
+import io.seqlink.backend.BackendProvider;
 import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.Backends;
 import io.seqlink.backend.DeviceException;
+import io.seqlink.backend.emulated.EmulatedBackendProvider;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelEvents;
 import io.seqlink.channel.ChannelSpec;
@@ -94,9 +96,14 @@ public final class SeqlinkRuntime implements AutoCloseable {
         return backend.kind();
     }
 
-    /** Why this backend was chosen, in one line. */
+    /** Why this backend was chosen, in one calm line. */
     public String backendReason() {
         return choice.reason();
+    }
+
+    /** The backend choice in full: the reason, the driver probe's whole finding and the failure behind a fallback. */
+    public Backends.Choice backendChoice() {
+        return choice;
     }
 
     public BackendSelection requestedBackend() {
@@ -376,7 +383,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
     /** Builds and opens a {@link SeqlinkRuntime}. */
     public static final class Builder {
         private BackendSelection backend = BackendSelection.AUTO;
-        private EmulatedTopology emulated = EmulatedTopology.allNvlink(2);
+        private final List<BackendProvider> providers = new ArrayList<>();
         private List<Integer> devices;
         private VerifierSettings verifier = VerifierSettings.defaults();
         private TopologyPolicy policy = TopologyPolicy.lenient();
@@ -390,9 +397,19 @@ public final class SeqlinkRuntime implements AutoCloseable {
             return this;
         }
 
-        /** The topology of the emulated backend, used when it is chosen. */
+        /** The topology of the emulated backend, used when it is chosen (default: two devices joined by NVLink). */
         public Builder emulated(EmulatedTopology topology) {
-            this.emulated = Objects.requireNonNull(topology, "topology");
+            return backendProvider(new EmulatedBackendProvider(Objects.requireNonNull(topology, "topology")));
+        }
+
+        /**
+         * A provider of one backend kind, used instead of the class path's (found by {@link java.util.ServiceLoader});
+         * a later provider of the same kind replaces an earlier one.
+         */
+        public Builder backendProvider(BackendProvider provider) {
+            Objects.requireNonNull(provider, "provider");
+            providers.removeIf(p -> p.kind() == provider.kind());
+            providers.add(provider);
             return this;
         }
 
@@ -445,7 +462,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
          * none are given), and opens the channels. On failure nothing stays open.
          */
         public SeqlinkRuntime open() {
-            Backends.Choice choice = Backends.open(backend, emulated);
+            Backends.Choice choice = Backends.open(backend, providers);
             SeqlinkRuntime rt = null;
             try {
                 rt = new SeqlinkRuntime(this, choice);

@@ -9,7 +9,9 @@ import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.BackendUnavailableException;
 import io.seqlink.backend.Backends;
 import io.seqlink.backend.DriverDetection;
+import io.seqlink.backend.emulated.EmulatedBackendProvider;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,10 +51,12 @@ class CudaDetectionTest {
         }
         assertThatThrownBy(provider::open).isInstanceOf(BackendUnavailableException.class)
                 .hasMessageContaining(d.summary());
-        Backends.Choice choice = Backends.open(BackendSelection.AUTO, EmulatedTopology.allNvlink(1));
+        Backends.Choice choice = Backends.open(BackendSelection.AUTO, List.of(new EmulatedBackendProvider(EmulatedTopology.allNvlink(1))));
         try {
             assertThat(choice.backend().kind()).isEqualTo(BackendKind.EMULATED);
             assertThat(choice.reason()).contains("no usable CUDA driver");
+            assertThat(choice.detail()).isEqualTo(d.summary());
+            assertThat(choice.cause()).isSameAs(d.cause());
         } finally {
             choice.backend().close();
         }

@@ -1,14 +1,22 @@
 package io.seqlink;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The kernels module's boundaries: Spring-free, and JCuda only behind the CUDA backend's seam. */
+/**
+ * The runtime module's boundaries: Spring-free, JCuda only behind the CUDA backend's seam, a backend
+ * SPI that names no implementation, no package cycles, and no tooling.
+ */
 class ArchitectureTest {
 
     private static JavaClasses kernels;
@@ -35,9 +43,46 @@ class ArchitectureTest {
     }
 
     @Test
+    void theBackendSpiImportsNoImplementation() {
+        noClasses().that().resideInAPackage("io.seqlink.backend")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.backend.cuda..", "io.seqlink.backend.emulated..")
+                .because("implementations are found by ServiceLoader or given by the caller (Backends, BackendProvider)")
+                .check(kernels);
+    }
+
+    @Test
+    void theTopLevelPackagesAreFreeOfCycles() {
+        slices().matching("io.seqlink.(*)..").should().beFreeOfCycles().check(kernels);
+    }
+
+    @Test
+    void everyPackageIsFreeOfCycles() {
+        // finer than the rule above: io.seqlink itself and each sub-package (backend vs backend.emulated) count apart
+        slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass type) {
+                return SliceIdentifier.of(type.getPackageName());
+            }
+
+            @Override
+            public String getDescription() {
+                return "each package of io.seqlink";
+            }
+        }).should().beFreeOfCycles().check(kernels);
+    }
+
+    @Test
+    void theRuntimeHoldsNoTooling() {
+        noClasses().should().resideInAnyPackage("io.seqlink.bench..", "io.seqlink.soak..", "io.seqlink.jmh..")
+                .orShould().haveSimpleNameEndingWith("Benchmark").orShould().haveSimpleName("BenchSupport")
+                .because("benchmarks and the soak runner live in kernels/tools (seqlink-tools), which no service loads")
+                .check(kernels);
+    }
+
+    @Test
     void theRuntimeIsReallyImported() {
-        // guards the two rules above against passing on an empty import
-        org.assertj.core.api.Assertions.assertThat(kernels.contain(SeqlinkRuntime.class)).isTrue();
-        org.assertj.core.api.Assertions.assertThat(kernels.size()).isGreaterThan(50);
+        // guards the rules above against passing on an empty import
+        assertThat(kernels.contain(SeqlinkRuntime.class)).isTrue();
+        assertThat(kernels.size()).isGreaterThan(50);
     }
 }

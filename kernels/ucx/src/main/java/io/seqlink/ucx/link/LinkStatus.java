@@ -1,0 +1,138 @@
+package io.seqlink.ucx.link;
+
+import io.seqlink.ucx.LinkState;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A link's state and counters for snapshots, health and metrics. One writer, the link thread (the
+ * owner's close also sets the final state once the link thread has stopped); any thread reads.
+ */
+public final class LinkStatus {
+
+    private volatile LinkState state = LinkState.CONNECTING;
+    private volatile @Nullable String problem;
+    private volatile String peer;
+    private volatile long epoch;
+    private volatile long sent;
+    private volatile long received;
+    private volatile long consumed;
+    private volatile long remoteStaged;
+    private volatile long bytes;
+    private volatile long reconnects;
+    private volatile long resent;
+    private volatile long lastPeerBeatNanos;
+
+    LinkStatus(String peer) {
+        this.peer = peer;
+    }
+
+    public LinkState state() {
+        return state;
+    }
+
+    public @Nullable String problem() {
+        return problem;
+    }
+
+    public String peer() {
+        return peer;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    public long sent() {
+        return sent;
+    }
+
+    public long received() {
+        return received;
+    }
+
+    public long consumed() {
+        return consumed;
+    }
+
+    /** On a receiver: the newest link sequence the sender announced. */
+    public long remoteStaged() {
+        return remoteStaged;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    public long reconnects() {
+        return reconnects;
+    }
+
+    public long resent() {
+        return resent;
+    }
+
+    /** Milliseconds since the peer's heartbeat last moved; 0 unless connected. */
+    public long peerSilentMillis() {
+        return state == LinkState.CONNECTED ? Math.max(0, (System.nanoTime() - lastPeerBeatNanos) / 1_000_000) : 0;
+    }
+
+    void connected(String peerAddress, long epoch, long nowNanos) {
+        this.peer = peerAddress;
+        this.epoch = epoch;
+        this.lastPeerBeatNanos = nowNanos;
+        this.problem = null;
+        this.state = LinkState.CONNECTED;
+    }
+
+    void lost(LinkState next, String why, boolean wasConnected) {
+        this.problem = why;
+        if (wasConnected) {
+            reconnects++;
+        }
+        this.state = next;
+    }
+
+    void problem(@Nullable String why) {
+        this.problem = why;
+    }
+
+    /** The final state, set by the owner once the link thread has stopped, or by the link thread on a failure. */
+    public void finish(LinkState last, @Nullable String why) {
+        if (why != null) {
+            this.problem = why;
+        }
+        this.state = last;
+    }
+
+    void peerBeat(long nowNanos) {
+        lastPeerBeatNanos = nowNanos;
+    }
+
+    long lastPeerBeatNanos() {
+        return lastPeerBeatNanos;
+    }
+
+    void sent(long value) {
+        sent = value;
+    }
+
+    void received(long value) {
+        received = value;
+    }
+
+    void consumed(long value) {
+        consumed = value;
+    }
+
+    void remoteStaged(long value) {
+        remoteStaged = value;
+    }
+
+    void addBytes(long n) {
+        bytes += n;
+    }
+
+    void addResent(long n) {
+        resent += n;
+    }
+}

@@ -1,0 +1,84 @@
+package io.seqlink.ucx.link;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.openucx.jucx.UcxUtils;
+import org.openucx.jucx.ucp.UcpContext;
+import org.openucx.jucx.ucp.UcpMemMapParams;
+import org.openucx.jucx.ucp.UcpMemory;
+
+/**
+ * Host memory allocated and registered by UCX ({@code memoryMap}), which the peer reaches with puts
+ * through its packed remote key. Words are read with acquire and written with release through a
+ * {@link VarHandle} on a direct view. Closed once, by its owner, after every peer is gone.
+ */
+public final class RegisteredRegion implements AutoCloseable {
+
+    private static final VarHandle WORDS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final UcpMemory memory;
+    private final ByteBuffer view;
+    private final long length;
+
+    private RegisteredRegion(UcpMemory memory, long length) {
+        this.memory = memory;
+        this.length = length;
+        this.view = UcxUtils.getByteBufferView(memory.getAddress(), (int) length).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Allocates and registers {@code length} bytes of host memory, zeroed. */
+    public static RegisteredRegion allocate(UcpContext context, long length) {
+        if (length < 1 || length > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a link region is 1 B to 2 GiB, asked for " + length
+                    + " B: lower the bridge's window or the channel's slot-size");
+        }
+        UcpMemory memory = context.memoryMap(new UcpMemMapParams().allocate().setLength(length));
+        RegisteredRegion region = new RegisteredRegion(memory, length);
+        for (int i = 0; i < length; i += 8) {
+            if (i + 8 <= length) {
+                region.view.putLong(i, 0);
+            }
+        }
+        return region;
+    }
+
+    public long address() {
+        return memory.getAddress();
+    }
+
+    public long length() {
+        return length;
+    }
+
+    /** The packed remote key, copied: what the peer unpacks to put here. */
+    public byte[] packedKey() {
+        ByteBuffer key = memory.getRemoteKeyBuffer();
+        byte[] bytes = new byte[key.remaining()];
+        key.duplicate().get(bytes);
+        return bytes;
+    }
+
+    /** The whole region as a little-endian direct buffer (absolute access only; shared, do not move its position). */
+    public ByteBuffer view() {
+        return view;
+    }
+
+    public long getAcquire(long offset) {
+        return (long) WORDS.getAcquire(view, (int) offset);
+    }
+
+    public long getPlain(long offset) {
+        return view.getLong((int) offset);
+    }
+
+    public void setRelease(long offset, long value) {
+        WORDS.setRelease(view, (int) offset, value);
+    }
+
+    @Override
+    public void close() {
+        memory.deregister();
+    }
+}

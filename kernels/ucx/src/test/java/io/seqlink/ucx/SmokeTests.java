@@ -1,0 +1,59 @@
+package io.seqlink.ucx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.PublishChannel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class SmokeTests {
+
+    @Test
+    void framesCross() throws Exception {
+        UcxAvailable.assumeUcx();
+        ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
+        try (SeqlinkRuntime a = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+                SeqlinkRuntime b = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+                UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
+            PublishChannel out = a.openChannel(spec);
+            PublishChannel in = b.openChannel(spec);
+            AtomicLong got = new AtomicLong();
+            AtomicLong bad = new AtomicLong();
+            in.consumer(1).subscribe(f -> {
+                long n = got.incrementAndGet();
+                if (f.payload().getLong(0) != n) {
+                    bad.incrementAndGet();
+                }
+            });
+            b.start();
+            ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), BridgeSettings.defaults());
+            SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults());
+            a.start();
+            byte[] frame = new byte[16384];
+            long t0 = System.nanoTime();
+            int n = 20000;
+            for (int i = 1; i <= n; i++) {
+                java.nio.ByteBuffer.wrap(frame).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, i);
+                while (out.offer(frame, 0, frame.length) < 0) {
+                    Thread.onSpinWait();
+                }
+            }
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (got.get() < n && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            double secs = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("got %d in %.2fs: %.0f MB/s; tx %s rx %s%n", got.get(), secs, n * 16384 / secs / 1e6, tx.snapshot(), rx.snapshot());
+            assertThat(got.get()).isEqualTo(n);
+            assertThat(bad.get()).isZero();
+            System.out.println(tx.close(Duration.ofSeconds(5)));
+            System.out.println(rx.close(Duration.ofSeconds(5)));
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.seqlink.ucx.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seqlink.ucx.UcxEnvironment;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Two JVM processes on loopback over UCX tcp, each with its own emulated seqlink runtime: the sender's
+ * local channel, the bridge, the receiver's local channel and its checksumming listener. The faults are
+ * real: a process killed with SIGKILL, a process frozen with SIGSTOP past the link timeout.
+ */
+class TwoProcessBridgeTests {
+
+    private static final Duration START = Duration.ofSeconds(30);
+
+    @BeforeAll
+    static void ucx() {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX process tests skipped: " + UcxEnvironment.probe().problem());
+    }
+
+    @Test
+    void carriesAMillionChecksummedFramesBetweenTwoProcessesWithNoneLostDuplicatedOrCorrupt() throws Exception {
+        long frames = 1_000_000;
+        try (PeerProcess receiver = PeerProcess.start("million-receiver", "receive", "0", "128")) {
+            int port = port(receiver);
+            try (PeerProcess sender = PeerProcess.start("million-sender", "send", "127.0.0.1:" + port, "128", "" + frames, "1")) {
+                sender.awaitLine("READY", START);
+                receiver.awaitStatus(s -> number(s, "count") >= frames, Duration.ofMinutes(3), frames + " frames received");
+                sender.awaitStatus(s -> number(s, "consumed") == frames, Duration.ofSeconds(10), "every frame confirmed");
+                Map<String, String> sent = sender.stop(Duration.ofSeconds(10));
+                assertThat(number(sent, "unconfirmed")).isZero();
+                assertThat(number(sent, "localBacklog")).isZero();
+            }
+            Map<String, String> got = receiver.stop(Duration.ofSeconds(10));
+            assertThat(number(got, "count")).isEqualTo(frames);
+            assertThat(number(got, "corrupt")).isZero();
+            assertThat(number(got, "duplicates")).isZero();
+            assertThat(number(got, "gaps")).isZero();
+            assertThat(number(got, "firstId")).isEqualTo(1);
+            assertThat(number(got, "lastId")).isEqualTo(frames);
+        }
+    }
+
+    @Test
+    void receiverKilledMidStreamThenRestartedGetsEveryFrameAtLeastOnceAndNoneTwiceWithinAProcess() throws Exception {
+        long frames = 60_000;
+        try (PeerProcess first = PeerProcess.start("restart-receiver-1", "receive", "0", "512", "20000")) {
+            int port = port(first);
+            try (PeerProcess sender = PeerProcess.start("restart-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
+                first.awaitStatus(s -> number(s, "count") >= 10_000, START, "10,000 frames at the first receiver");
+                first.kill();
+                Map<String, String> before = first.status();
+                sender.awaitStatus(s -> "RECONNECTING".equals(s.get("state")), Duration.ofSeconds(10), "the sender seeing the loss");
+                try (PeerProcess second = PeerProcess.start("restart-receiver-2", "receive", "" + port, "512")) {
+                    second.awaitStatus(s -> number(s, "lastId") == frames, Duration.ofMinutes(1), "the rest at the second receiver");
+                    sender.awaitStatus(s -> number(s, "consumed") == frames && "CONNECTED".equals(s.get("state")),
+                            Duration.ofSeconds(10), "every frame confirmed by the second receiver");
+                    assertThat(number(sender.status(), "reconnects")).isGreaterThanOrEqualTo(1);
+                    assertThat(number(sender.status(), "resent")).isGreaterThanOrEqualTo(0);
+                    Map<String, String> after = second.stop(Duration.ofSeconds(10));
+                    // nothing lost: the second receiver starts at or before the frame after the first one's last
+                    assertThat(number(after, "firstId")).isBetween(2L, number(before, "lastId") + 1);
+                    for (Map<String, String> s : new Map[] { before, after }) {
+                        assertThat(number(s, "corrupt")).isZero();
+                        assertThat(number(s, "duplicates")).isZero();
+                        assertThat(number(s, "gaps")).isZero();
+                    }
+                    assertThat(number(after, "lastId")).isEqualTo(frames);
+                    // at-least-once: the overlap is what the first receiver delivered but never confirmed
+                    long overlap = number(before, "lastId") - number(after, "firstId") + 1;
+                    assertThat(overlap).isBetween(0L, 128L + 256L);
+                }
+                sender.stop(Duration.ofSeconds(10));
+            }
+        }
+    }
+
+    @Test
+    void senderKilledMidStreamThenRestartedStartsANewEpochDeliveredExactlyOnce() throws Exception {
+        try (PeerProcess receiver = PeerProcess.start("sender-restart-receiver", "receive", "0", "512")) {
+            int port = port(receiver);
+            try (PeerProcess first = PeerProcess.start("sender-restart-1", "send", "127.0.0.1:" + port, "512", "1000000", "1")) {
+                receiver.awaitStatus(s -> number(s, "count") >= 10_000, START, "10,000 frames from the first sender");
+                first.kill();
+            }
+            receiver.awaitStatus(s -> "RECONNECTING".equals(s.get("state")), Duration.ofSeconds(10), "the receiver seeing the loss");
+            Map<String, String> before = receiver.status();
+            long base = 1_000_000_000L;
+            try (PeerProcess second = PeerProcess.start("sender-restart-2", "send", "127.0.0.1:" + port, "512", "20000", "" + base)) {
+                receiver.awaitStatus(s -> number(s, "lastId") == base + 19_999, Duration.ofMinutes(1), "the second sender's frames");
+                second.awaitStatus(s -> number(s, "consumed") == 20_000, Duration.ofSeconds(10), "every frame confirmed");
+                second.stop(Duration.ofSeconds(10));
+            }
+            Map<String, String> got = receiver.stop(Duration.ofSeconds(10));
+            assertThat(number(got, "epochs")).isEqualTo(2);
+            assertThat(number(got, "epochFirstId")).isEqualTo(base);
+            assertThat(number(got, "count")).isEqualTo(number(before, "count") + 20_000);
+            assertThat(number(got, "corrupt")).isZero();
+            assertThat(number(got, "duplicates")).isZero();
+            assertThat(number(got, "gaps")).isZero();
+        }
+    }
+
+    @Test
+    void receiverFrozenPastTheLinkTimeoutIsReconnectedWithBothAliveAndEveryFrameArrivesExactlyOnce() throws Exception {
+        long frames = 40_000;
+        try (PeerProcess receiver = PeerProcess.start("stall-receiver", "receive", "0", "512")) {
+            int port = port(receiver);
+            try (PeerProcess sender = PeerProcess.start("stall-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
+                receiver.awaitStatus(s -> number(s, "count") >= 5_000, START, "5,000 frames before the stall");
+                receiver.signal("STOP");
+                Map<String, String> stalled = sender.awaitStatus(s -> "RECONNECTING".equals(s.get("state")),
+                        Duration.ofSeconds(10), "the sender declaring the link lost");
+                assertThat(stalled.get("problem")).contains("no_heartbeat");
+                long pressured = number(stalled, "backpressured");
+                // the producer is not blocked: its offers keep returning BACK_PRESSURED while the link is down
+                sender.awaitStatus(s -> number(s, "backpressured") > pressured + 100, Duration.ofSeconds(10),
+                        "the producer still running, back-pressured");
+                receiver.signal("CONT");
+                receiver.awaitStatus(s -> number(s, "lastId") == frames, Duration.ofMinutes(1), "every frame after the stall");
+                sender.awaitStatus(s -> number(s, "consumed") == frames, Duration.ofSeconds(10), "every frame confirmed");
+                assertThat(number(sender.status(), "reconnects")).isGreaterThanOrEqualTo(1);
+                sender.stop(Duration.ofSeconds(10));
+            }
+            Map<String, String> got = receiver.stop(Duration.ofSeconds(10));
+            assertThat(number(got, "count")).isEqualTo(frames);
+            assertThat(number(got, "epochs")).isEqualTo(1);
+            assertThat(number(got, "duplicates")).isZero();
+            assertThat(number(got, "gaps")).isZero();
+            assertThat(number(got, "corrupt")).isZero();
+        }
+    }
+
+    @Test
+    void senderFrozenPastTheLinkTimeoutIsDroppedByTheReceiverThenResumesExactlyOnce() throws Exception {
+        long frames = 40_000;
+        try (PeerProcess receiver = PeerProcess.start("frozen-sender-receiver", "receive", "0", "512")) {
+            int port = port(receiver);
+            try (PeerProcess sender = PeerProcess.start("frozen-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
+                receiver.awaitStatus(s -> number(s, "count") >= 5_000, START, "5,000 frames before the stall");
+                sender.signal("STOP");
+                Map<String, String> lost = receiver.awaitStatus(s -> "RECONNECTING".equals(s.get("state")),
+                        Duration.ofSeconds(10), "the receiver declaring the link lost");
+                assertThat(lost.get("problem")).contains("no_heartbeat");
+                sender.signal("CONT");
+                receiver.awaitStatus(s -> number(s, "lastId") == frames, Duration.ofMinutes(1), "every frame after the stall");
+                sender.awaitStatus(s -> number(s, "consumed") == frames, Duration.ofSeconds(10), "every frame confirmed");
+                sender.stop(Duration.ofSeconds(10));
+            }
+            Map<String, String> got = receiver.stop(Duration.ofSeconds(10));
+            assertThat(number(got, "count")).isEqualTo(frames);
+            assertThat(number(got, "epochs")).isEqualTo(1);
+            assertThat(number(got, "duplicates")).isZero();
+            assertThat(number(got, "gaps")).isZero();
+            assertThat(number(got, "corrupt")).isZero();
+        }
+    }
+
+    private static int port(PeerProcess receiver) {
+        String ready = receiver.awaitLine("READY", START);
+        return Integer.parseInt(ready.substring(ready.indexOf('=') + 1).trim());
+    }
+
+    private static long number(Map<String, String> status, String key) {
+        return Long.parseLong(status.getOrDefault(key, "-1"));
+    }
+}

@@ -97,6 +97,14 @@ public final class SendingBridge implements UcxBridge {
         return link.status().state();
     }
 
+    /**
+     * Closes the link and opens it again, resuming after the last frame the receiver published: nothing
+     * is lost or carried twice (an operator's action after a network change). Any thread.
+     */
+    public void reconnect() {
+        link.reconnect();
+    }
+
     /** The local consumer port the bridge takes frames from. */
     public ConsumerPort port() {
         return port;

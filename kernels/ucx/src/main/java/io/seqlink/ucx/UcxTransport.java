@@ -41,7 +41,8 @@ public final class UcxTransport implements AutoCloseable {
 
     /**
      * Opens a UCX context with RMA and active messages, applying {@code config} ({@code UCX_} names
-     * without the prefix, e.g. {@code TLS=tcp}) over the environment. Throws
+     * without the prefix, e.g. {@code TLS=tcp}) over the environment, and {@code CM_REUSEADDR=y} unless
+     * given. Throws
      * {@link UcxUnavailableException}, saying what to install, when UCX cannot be loaded.
      */
     public static UcxTransport open(Map<String, String> config) {
@@ -52,6 +53,9 @@ public final class UcxTransport implements AutoCloseable {
     public static UcxTransport open(Map<String, String> config, Duration closeTimeout) {
         UcxInfo info = UcxEnvironment.requireAvailable();
         UcpParams params = new UcpParams().requestRmaFeature().requestAmFeature();
+        if (!config.containsKey("CM_REUSEADDR")) {
+            params.setConfig("CM_REUSEADDR", "y"); // a restarted receiver binds its port again at once
+        }
         config.forEach(params::setConfig);
         UcpContext context = new UcpContext(params);
         log.info("seqlink UCX: {}{}", info.describe(), info.cudaMemory() ? "" : " (no CUDA memory: frames cross from host memory)");

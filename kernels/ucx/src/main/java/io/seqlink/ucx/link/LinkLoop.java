@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.openucx.jucx.UcxException;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpRemoteKey;
@@ -114,7 +115,13 @@ public abstract class LinkLoop implements Runnable {
             }
             IdleStrategy idle = new BackoffIdleStrategy(200, 20, 1_000, 50_000);
             while (true) {
-                int work = w.progress();
+                int work;
+                try {
+                    work = w.progress();
+                } catch (UcxException ex) {
+                    progressFailed(ex); // a callback's UCX call on an endpoint that died under it
+                    work = 1;
+                }
                 long now = System.nanoTime();
                 if (stopRequested && closing(now, now - stopDeadlineNanos >= 0)) {
                     break;
@@ -140,6 +147,9 @@ public abstract class LinkLoop implements Runnable {
 
     /** Link thread: sets up (the receiver binds its listener here). A throw fails {@link #start}. */
     protected abstract void open(UcpWorker worker);
+
+    /** Link thread: a UCX call inside progress failed; the link is lost and opened again. */
+    protected abstract void progressFailed(UcxException failure);
 
     /** Link thread: one pass of the link's work; returns how much was done (0: idle). */
     protected abstract int step(long nowNanos);

@@ -73,7 +73,8 @@ public final class LinkStatus {
 
     /** Milliseconds since the peer's heartbeat last moved; 0 unless connected. */
     public long peerSilentMillis() {
-        return state == LinkState.CONNECTED ? Math.max(0, (System.nanoTime() - lastPeerBeatNanos) / 1_000_000) : 0;
+        LinkState now = state;
+        return now == LinkState.CONNECTED || now == LinkState.STALLED ? Math.max(0, (System.nanoTime() - lastPeerBeatNanos) / 1_000_000) : 0;
     }
 
     void connected(String peerAddress, long epoch, long nowNanos) {
@@ -92,8 +93,16 @@ public final class LinkStatus {
         this.state = next;
     }
 
-    void problem(@Nullable String why) {
-        this.problem = why;
+    /** The peer's heartbeat stopped ({@code why}) or moved again ({@code null}); only while connected. */
+    void stalled(@Nullable String why) {
+        LinkState now = state;
+        if (why != null && now == LinkState.CONNECTED) {
+            problem = why;
+            state = LinkState.STALLED;
+        } else if (why == null && now == LinkState.STALLED) {
+            problem = null;
+            state = LinkState.CONNECTED;
+        }
     }
 
     /** The final state, set by the owner once the link thread has stopped, or by the link thread on a failure. */

@@ -149,8 +149,9 @@ public final class ReceiverLink extends LinkLoop {
         if (senderBeat != lastSenderBeat) {
             lastSenderBeat = senderBeat;
             status.peerBeat(now);
+            status.stalled(null);
         } else if (now - status.lastPeerBeatNanos() > settings.linkTimeout().toNanos()) {
-            lose("the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)");
+            status.stalled("the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)");
         }
         return work;
     }
@@ -346,6 +347,13 @@ public final class ReceiverLink extends LinkLoop {
     /** Frames published here that the local consumers have not all acknowledged yet. Link thread. */
     private boolean unconfirmed() {
         return endpoint != null && consumed() < received;
+    }
+
+    @Override
+    protected void progressFailed(UcxException ex) {
+        if (endpoint != null && failure == null) {
+            failure = "UCX failed: " + ex.getMessage();
+        }
     }
 
     @Override

@@ -72,6 +72,7 @@ public final class SenderLink extends LinkLoop {
     private long deadlineNanos;
     private long retryAtNanos;
     private long backoffNanos;
+    private volatile boolean reconnectRequested;
 
     public SenderLink(UcpContext context, BridgeSettings settings, String channel, InetSocketAddress peer, SendWindow window,
             long epoch) {
@@ -186,6 +187,11 @@ public final class SenderLink extends LinkLoop {
     }
 
     private int connected(long now) {
+        if (reconnectRequested) {
+            reconnectRequested = false;
+            lose("a reconnect was asked for", now);
+            return 1;
+        }
         if (failure != null) {
             lose(failure, now);
             return 1;
@@ -221,9 +227,10 @@ public final class SenderLink extends LinkLoop {
         if (peerBeat != lastBeat) {
             lastBeat = peerBeat;
             status.peerBeat(now);
+            status.stalled(null);
         } else if (now - status.lastPeerBeatNanos() > settings.linkTimeout().toNanos()) {
-            lose("the receiver at " + peer + " sent no heartbeat for " + settings.linkTimeout()
-                    + " (link stalled, or the receiver hangs)", now);
+            status.stalled("the receiver at " + peer + " sent no heartbeat for " + settings.linkTimeout()
+                    + " (link stalled, or the receiver hangs)");
         }
         return work;
     }
@@ -250,7 +257,11 @@ public final class SenderLink extends LinkLoop {
                     if (gen == generation && phase == Phase.CONNECTED) {
                         flushInFlight = false;
                         announced = flushTarget;
-                        putWord(LinkLayout.SENT_SEQ, announced); // data complete at the receiver: now the sequence
+                        try {
+                            putWord(LinkLayout.SENT_SEQ, announced); // data complete at the receiver: now the sequence
+                        } catch (UcxException ex) {
+                            fail(gen, "announcing frame " + announced + " failed: " + ex.getMessage());
+                        }
                         status.sent(announced);
                     }
                 }
@@ -307,6 +318,16 @@ public final class SenderLink extends LinkLoop {
                 fail(gen, what + " failed: " + message);
             }
         };
+    }
+
+    /** Any thread: closes the link and opens it again (after a network change, say); frames resume where confirmed. */
+    public void reconnect() {
+        reconnectRequested = true;
+    }
+
+    @Override
+    protected void progressFailed(UcxException ex) {
+        fail(generation, "UCX failed: " + ex.getMessage());
     }
 
     @Override

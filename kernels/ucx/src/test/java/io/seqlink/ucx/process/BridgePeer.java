@@ -27,6 +27,7 @@ import java.util.zip.CRC32C;
  * <pre>
  *   receive PORT SLOT_BYTES [LISTENER_DELAY_NANOS]      listens, verifies every frame
  *   send HOST:PORT SLOT_BYTES FRAMES FIRST_ID           produces FRAMES frames with ids FIRST_ID.., then waits
+ *                                                       ("reconnect" on stdin: the bridge reconnects)
  * </pre>
  */
 public final class BridgePeer {
@@ -104,7 +105,9 @@ public final class BridgePeer {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in))) {
                 String line;
                 while ((line = in.readLine()) != null && !line.equals("stop")) {
-                    // wait for "stop"
+                    if (line.equals("reconnect") && bridge instanceof SendingBridge sender) {
+                        sender.reconnect();
+                    }
                 }
             } catch (java.io.IOException ignored) {
                 // stdin closed: stop too

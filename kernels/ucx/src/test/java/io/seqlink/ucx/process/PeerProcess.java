@@ -108,11 +108,16 @@ final class PeerProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Writes a command line to the peer's stdin. */
+    void command(String line) throws IOException {
+        OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+    }
+
     /** "stop" on stdin: the peer closes its bridge and exits; returns its final status. */
     Map<String, String> stop(Duration timeout) throws IOException, InterruptedException {
-        OutputStream in = process.getOutputStream();
-        in.write("stop\n".getBytes(StandardCharsets.UTF_8));
-        in.flush();
+        command("stop");
         awaitLine("CLOSED", timeout);
         process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
         return status;

@@ -1,0 +1,154 @@
+package io.seqlink.ucx.autoconfigure;
+
+import io.seqlink.SeqlinkConfigurationException;
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.channel.Violation;
+import io.seqlink.ucx.BridgeCloseReport;
+import io.seqlink.ucx.BridgeSnapshot;
+import io.seqlink.ucx.UcxBridge;
+import io.seqlink.ucx.UcxTransport;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The configured bridges of one role as a lifecycle. Receivers ({@link #RECEIVER_PHASE}) start after
+ * the listener registry started the launcher and stop before it drains the channels, so nothing new
+ * arrives during the drain and the last credits reach the sender. Senders ({@link #SENDER_PHASE}) start
+ * before the registry and stop after its drain, so the drain carries every published frame across.
+ *
+ * <p>Threads: lifecycle calls come from Spring; {@link #bridges()} is safe from any thread.
+ */
+public final class UcxBridges implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(UcxBridges.class);
+
+    /** Around the listener registry's {@code Integer.MAX_VALUE - 100}: receivers inside it, senders outside. */
+    public static final int RECEIVER_PHASE = Integer.MAX_VALUE - 50;
+    public static final int SENDER_PHASE = Integer.MAX_VALUE - 200;
+
+    private final BridgeSnapshot.Role role;
+    private final SeqlinkRuntime runtime;
+    private final UcxTransport transport;
+    private final UcxBridgeProperties properties;
+    private final Map<String, UcxBridge> bridges = new ConcurrentHashMap<>();
+    private volatile boolean running;
+
+    UcxBridges(BridgeSnapshot.Role role, SeqlinkRuntime runtime, UcxTransport transport, UcxBridgeProperties properties) {
+        this.role = role;
+        this.runtime = runtime;
+        this.transport = transport;
+        this.properties = properties;
+        List<Violation> v = validate();
+        if (!v.isEmpty()) {
+            throw new SeqlinkConfigurationException(v);
+        }
+    }
+
+    public BridgeSnapshot.Role role() {
+        return role;
+    }
+
+    /** The configured channel names of this role (their bridges open at {@link #start()}). */
+    public List<String> channels() {
+        return List.copyOf((role == BridgeSnapshot.Role.SEND ? properties.senders() : properties.receivers()).keySet());
+    }
+
+    /** The snapshot of {@code channel}'s bridge, or {@code null} while it is not open. */
+    public @org.jspecify.annotations.Nullable BridgeSnapshot snapshot(String channel) {
+        UcxBridge b = bridges.get(channel);
+        return b == null ? null : b.snapshot();
+    }
+
+    /** The open bridges by channel name. */
+    public Map<String, UcxBridge> bridges() {
+        return Map.copyOf(bridges);
+    }
+
+    private List<Violation> validate() {
+        List<Violation> v = new ArrayList<>();
+        Map<String, ?> configured = role == BridgeSnapshot.Role.SEND ? properties.senders() : properties.receivers();
+        String kind = role == BridgeSnapshot.Role.SEND ? "senders" : "receivers";
+        configured.forEach((name, end) -> {
+            String prefix = "seqlink.ucx." + kind + "." + name + ".";
+            if (runtime.channel(name).isEmpty()) {
+                v.add(new Violation(prefix.substring(0, prefix.length() - 1), "there is no channel '" + name + "' to "
+                        + (role == BridgeSnapshot.Role.SEND ? "carry" : "publish into") + "; channels are "
+                        + runtime.channels().stream().map(PublishChannel::name).toList(), "configure seqlink.channels." + name));
+            }
+            String address = end instanceof UcxBridgeProperties.Sender s ? s.peer() : ((UcxBridgeProperties.Receiver) end).listen();
+            String key = role == BridgeSnapshot.Role.SEND ? "peer" : "listen";
+            if (parse(address) == null) {
+                v.add(new Violation(prefix + key, key + " is '" + address + "', not host:port", "set e.g. "
+                        + (role == BridgeSnapshot.Role.SEND ? "10.0.0.2:13337" : "0.0.0.0:13337")));
+            }
+            if (end instanceof UcxBridgeProperties.Sender s) {
+                runtime.channel(name).filter(ch -> !ch.consumerDevices().contains(s.consumerDevice())).ifPresent(ch -> v.add(
+                        new Violation(prefix + "consumer-device", "consumer-device " + s.consumerDevice() + " is not a consumer of "
+                                + "channel '" + name + "' " + ch.consumerDevices(), "add a consumer device for the bridge to "
+                                + "seqlink.channels." + name + ".consumers and name it here")));
+                v.addAll(properties.link().settings(s.window()).validate(prefix));
+            } else {
+                v.addAll(properties.link().settings(((UcxBridgeProperties.Receiver) end).window()).validate(prefix));
+            }
+        });
+        return v;
+    }
+
+    static InetSocketAddress parse(String address) {
+        if (address == null) {
+            return null;
+        }
+        int colon = address.lastIndexOf(':');
+        try {
+            int port = Integer.parseInt(address.substring(colon + 1));
+            return colon > 0 && port >= 0 && port < 65536 ? new InetSocketAddress(address.substring(0, colon), port) : null;
+        } catch (NumberFormatException ex) {
+            return null;
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        if (role == BridgeSnapshot.Role.SEND) {
+            properties.senders().forEach((name, s) -> bridges.put(name, transport.openSender(runtime.channel(name).orElseThrow(),
+                    s.consumerDevice(), parse(s.peer()), properties.link().settings(s.window()))));
+        } else {
+            properties.receivers().forEach((name, r) -> bridges.put(name, transport.openReceiver(
+                    runtime.channel(name).orElseThrow(), parse(r.listen()), properties.link().settings(r.window()))));
+        }
+        running = true;
+    }
+
+    @Override
+    public synchronized void stop() {
+        for (UcxBridge b : bridges.values()) {
+            BridgeCloseReport r = b.close(properties.closeTimeout());
+            if (r.clean()) {
+                log.info("seqlink UCX: {} of '{}' closed: {} frame(s), all confirmed", role, r.channel(), r.taken());
+            } else {
+                log.warn("seqlink UCX: {} of '{}' closed with frames unconfirmed: {}", role, r.channel(), r);
+            }
+        }
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return role == BridgeSnapshot.Role.SEND ? SENDER_PHASE : RECEIVER_PHASE;
+    }
+}

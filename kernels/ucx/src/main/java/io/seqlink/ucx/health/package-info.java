@@ -1,0 +1,5 @@
+/** Health of the UCX bridges. */
+@NullMarked
+package io.seqlink.ucx.health;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,140 @@
+package io.seqlink.ucx.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqlink.SeqlinkConfigurationException;
+import io.seqlink.autoconfigure.SeqlinkAutoConfiguration;
+import io.seqlink.autoconfigure.channel.SeqlinkChannelsAutoConfiguration;
+import io.seqlink.autoconfigure.listener.SeqlinkListenerAutoConfiguration;
+import io.seqlink.channel.Frame;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.listener.ChannelListener;
+import io.seqlink.ucx.LinkState;
+import io.seqlink.ucx.ReceivingBridge;
+import io.seqlink.ucx.UcxEnvironment;
+import io.seqlink.ucx.UcxTransport;
+import io.seqlink.ucx.autoconfigure.health.UcxBridgeHealthContributorAutoConfiguration;
+import io.seqlink.ucx.autoconfigure.metrics.UcxBridgeMetricsAutoConfiguration;
+import io.seqlink.ucx.metrics.UcxBridgeMetrics;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.openucx.jucx.ucp.UcpContext;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class UcxBridgeAutoConfigurationTests {
+
+    private static final String[] FRAMES = { "seqlink.backend=emulated", "seqlink.verify.enabled=false",
+        "seqlink.channels.frames.producer=0", "seqlink.channels.frames.consumers=1", "seqlink.channels.frames.slots=16",
+        "seqlink.channels.frames.slot-size=256B", "seqlink.ucx.config.TLS=tcp" };
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(SeqlinkAutoConfiguration.class, SeqlinkChannelsAutoConfiguration.class,
+                    SeqlinkListenerAutoConfiguration.class, UcxBridgeAutoConfiguration.class,
+                    UcxBridgeHealthContributorAutoConfiguration.class, UcxBridgeMetricsAutoConfiguration.class))
+            .withPropertyValues(FRAMES);
+
+    @Test
+    void withoutBridgesConfiguredNothingLoadsUcx() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(UcxTransport.class).doesNotHaveBean(UcxBridges.class);
+            assertThat(context).doesNotHaveBean("ucxHealthContributor");
+        });
+    }
+
+    @Test
+    void withoutTheJucxJarTheBridgesBackOffAndTheChannelsStillWork() {
+        runner.withClassLoader(new FilteredClassLoader(UcpContext.class))
+                .withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(UcxBridges.class);
+                    assertThat(context).hasBean("frames");
+                });
+    }
+
+    @Test
+    void everyConfigurationProblemIsReportedAtOnceNamingItsProperty() {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        runner.withPropertyValues("seqlink.ucx.senders.frames.peer=nowhere", "seqlink.ucx.senders.frames.consumer-device=7",
+                "seqlink.ucx.senders.other.peer=10.0.0.2:13337", "seqlink.ucx.senders.other.consumer-device=1",
+                "seqlink.ucx.link.window=0").run(context -> {
+                    assertThat(context).hasFailed();
+                    Throwable failure = context.getStartupFailure();
+                    while (failure != null && !(failure instanceof SeqlinkConfigurationException)) {
+                        failure = failure.getCause();
+                    }
+                    assertThat(failure).isInstanceOf(SeqlinkConfigurationException.class);
+                    assertThat(failure.getMessage()).contains("seqlink.ucx.senders.frames.peer", "seqlink.ucx.senders.frames.consumer-device",
+                            "seqlink.ucx.senders.other", "seqlink.ucx.senders.frames.window");
+                });
+    }
+
+    @Test
+    void aReceiverContextsChannelListenerGetsEveryFrameASenderContextPublishes() {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").withBean(Collector.class)
+                .withBean(SimpleMeterRegistry.class).run(receiver -> {
+                    assertThat(receiver).hasNotFailed();
+                    ReceivingBridge in = (ReceivingBridge) receiver.getBean("ucxReceivers", UcxBridges.class).bridges().get("frames");
+                    int port = in.boundAddress().getPort();
+                    runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                            "seqlink.ucx.senders.frames.peer=127.0.0.1:" + port, "seqlink.ucx.senders.frames.consumer-device=2")
+                            .withBean(Collector.class).run(sender -> {
+                                assertThat(sender).hasNotFailed();
+                                PublishChannel frames = sender.getBean("frames", PublishChannel.class);
+                                for (int i = 1; i <= 2000; i++) {
+                                    byte[] payload = { (byte) i, (byte) (i >> 8) };
+                                    while (frames.offer(payload, 0, 2) < 0) {
+                                        Thread.onSpinWait();
+                                    }
+                                }
+                                Collector local = sender.getBean(Collector.class);
+                                Collector remote = receiver.getBean(Collector.class);
+                                awaitCount(remote, 2000);
+                                awaitCount(local, 2000);
+                                assertThat(remote.sequences).hasSize(2000);
+                                CompositeHealthContributor ucx = (CompositeHealthContributor) receiver.getBean("ucxHealthContributor");
+                                HealthIndicator child = (HealthIndicator) ucx.getContributor("frames-receive");
+                                assertThat(child.health(true).getStatus()).isEqualTo(Status.UP);
+                                assertThat(child.health(true).getDetails()).containsEntry("state", LinkState.CONNECTED.name());
+                                SimpleMeterRegistry meters = receiver.getBean(SimpleMeterRegistry.class);
+                                receiver.getBean(UcxBridgeMetrics.class).bindTo(meters);
+                                awaitMeter(meters, 2000);
+                            });
+                });
+    }
+
+    private static void awaitCount(Collector c, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (c.sequences.size() < n && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(c.sequences).hasSize(n);
+    }
+
+    private static void awaitMeter(SimpleMeterRegistry meters, double n) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (meters.get("seqlink.ucx.frames").tag("role", "receive").functionCounter().count() < n
+                && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(meters.get("seqlink.ucx.frames").tag("channel", "frames").functionCounter().count()).isEqualTo(n);
+        assertThat(meters.get("seqlink.ucx.connected").gauge().value()).isEqualTo(1.0);
+    }
+
+    /** An ordinary listener on device 1: on the sender host a local consumer, on the receiver host the bridged frames. */
+    static class Collector {
+        final Set<Integer> sequences = ConcurrentHashMap.newKeySet();
+
+        @ChannelListener(channel = "frames", device = 1)
+        void onFrame(Frame frame) {
+            sequences.add((frame.payload().get(0) & 0xff) | (frame.payload().get(1) & 0xff) << 8);
+        }
+    }
+}

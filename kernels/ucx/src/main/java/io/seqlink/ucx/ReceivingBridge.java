@@ -8,8 +8,6 @@ import io.seqlink.ucx.link.ReceiverLink;
 import io.seqlink.ucx.link.RegisteredRegion;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
-import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.ucp.UcpContext;
 
 /**
@@ -30,7 +28,7 @@ public final class ReceivingBridge implements UcxBridge {
     private final RegisteredRegion landing;
     private final OriginTable origins;
     private final ReceiverLink link;
-    private final AtomicReference<@Nullable BridgeCloseReport> closed = new AtomicReference<>();
+    private final CloseOnce closing = new CloseOnce();
 
     ReceivingBridge(UcpContext context, PublishChannel channel, InetSocketAddress listen, BridgeSettings settings) {
         this.channel = channel;
@@ -94,14 +92,7 @@ public final class ReceivingBridge implements UcxBridge {
      */
     @Override
     public BridgeCloseReport close(Duration timeout) {
-        BridgeCloseReport done = closed.get();
-        if (done != null) {
-            return done;
-        }
-        synchronized (closed) {
-            if (closed.get() != null) {
-                return closed.get();
-            }
+        return closing.close(() -> {
             link.stopTaking();
             boolean ended = link.stop(timeout);
             if (ended) {
@@ -113,9 +104,8 @@ public final class ReceivingBridge implements UcxBridge {
             long confirmed = s.consumed();
             BridgeCloseReport report = new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed,
                     Math.max(0, s.remoteStaged() - taken), confirmed < taken || !ended);
-            closed.set(report);
             return report;
-        }
+        });
     }
 
     @Override

@@ -12,9 +12,7 @@ import io.seqlink.ucx.link.SenderLink;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.ucp.UcpContext;
 
 /**
@@ -48,7 +46,7 @@ public final class SendingBridge implements UcxBridge {
     private final RegisteredRegion region;
     private final SendWindow window;
     private final SenderLink link;
-    private final AtomicReference<@Nullable BridgeCloseReport> closed = new AtomicReference<>();
+    private final CloseOnce closing = new CloseOnce();
 
     SendingBridge(UcpContext context, PublishChannel channel, int consumerDevice, InetSocketAddress receiver,
             BridgeSettings settings) {
@@ -125,14 +123,7 @@ public final class SendingBridge implements UcxBridge {
      */
     @Override
     public BridgeCloseReport close(Duration timeout) {
-        BridgeCloseReport done = closed.get();
-        if (done != null) {
-            return done;
-        }
-        synchronized (closed) {
-            if (closed.get() != null) {
-                return closed.get();
-            }
+        return closing.close(() -> {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (port.backlog() > 0 && System.nanoTime() - deadline < 0 && !Thread.currentThread().isInterrupted()) {
                 LockSupport.parkNanos(1_000_000);
@@ -147,9 +138,8 @@ public final class SendingBridge implements UcxBridge {
             long confirmed = window.credited();
             BridgeCloseReport report = new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed,
                     port.backlog(), confirmed < taken || !ended);
-            closed.set(report);
             return report;
-        }
+        });
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.seqlink.ucx;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 
 /** Thrown to the local consumer port when a frame arrives after the bridge closed: the port holds the frame. */
 public class BridgeClosedException extends SeqlinkException {

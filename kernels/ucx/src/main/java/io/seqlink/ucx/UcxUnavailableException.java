@@ -1,6 +1,6 @@
 package io.seqlink.ucx;
 
-import io.seqlink.SeqlinkException;
+import io.seqlink.error.SeqlinkException;
 
 /** UCX's libraries are missing or do not match the JUCX binding; {@link #info()} says what was found. */
 public class UcxUnavailableException extends SeqlinkException {

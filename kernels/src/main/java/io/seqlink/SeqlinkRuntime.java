@@ -12,6 +12,7 @@ import io.seqlink.channel.ChannelEvents;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.InvalidChannelSpecException;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.Violation;
@@ -37,6 +38,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +48,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Everything seqlink holds for a process: the backend, the verified topology, the channels and the
  * launcher that drives their consumers. Spring-free; the starter wraps one in a bean.
+ *
+ * <table>
+ * <caption>Threading contract</caption>
+ * <tr><th>method</th><th>who may call it</th><th>how it is kept</th></tr>
+ * <tr><td>{@link #openChannel}</td><td>any thread, concurrently</td><td>the name is reserved atomically before
+ *     anything is allocated: a second open of the name fails at once; a close that overlaps closes the new channel</td></tr>
+ * <tr><td>{@link #close}, {@link #drainAndCloseChannels}</td><td>any thread (a listener too); {@code close} is idempotent</td>
+ *     <td>every channel drains together within the drain timeout, the launcher stops within a second more;
+ *     memory a listener still reads stays until it returns (the backend closes then); returns at once on
+ *     interrupt, keeping the flag</td></tr>
+ * <tr><td>{@link #start}, {@link #reverify}, {@link #validate}</td><td>any thread</td><td>serialized where they change state</td></tr>
+ * <tr><td>the getters ({@link #channels}, {@link #channel}, {@link #topology}, ...)</td><td>any thread</td>
+ *     <td>copies or immutable values</td></tr>
+ * </table>
  *
  * <pre>{@code
  * try (SeqlinkRuntime rt = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open()) {
@@ -57,6 +75,8 @@ import org.slf4j.LoggerFactory;
 public final class SeqlinkRuntime implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SeqlinkRuntime.class);
+    /** How long {@link #close()} gives the launcher's threads once the channels are closed. */
+    private static final Duration STOP_TIMEOUT = Duration.ofMillis(500);
 
     private final Backend backend;
     private final Backends.Choice choice;
@@ -64,11 +84,20 @@ public final class SeqlinkRuntime implements AutoCloseable {
     private final VerifierSettings verifierSettings;
     private final TopologyPolicy policy;
     private final Launcher launcher;
-    private final Map<String, PublishChannel> channels = new LinkedHashMap<>();
+    /** Open channels by name, and names reserved by an open in progress ({@link #RESERVED}); guarded by itself. */
+    private final Map<String, Object> channels = new LinkedHashMap<>();
     private final Set<String> degradedLinks = ConcurrentHashMap.newKeySet();
     private final Duration drainTimeout;
+    /** Channels opened whose memory is not released yet: the backend closes when this reaches 0 after {@link #close()}. */
+    private final AtomicInteger unreleased = new AtomicInteger();
+    private final AtomicBoolean backendClosed = new AtomicBoolean();
+    private volatile boolean backendCloseWanted;
+    private volatile List<DrainReport> drainReports = List.of();
     private volatile TopologyReport report;
     private volatile boolean closed;
+
+    /** The placeholder of a name whose channel is being opened. */
+    private static final Object RESERVED = new Object();
 
     private SeqlinkRuntime(Builder b, Backends.Choice choice) {
         this.choice = choice;
@@ -142,11 +171,9 @@ public final class SeqlinkRuntime implements AutoCloseable {
     /** Verifies the links again (probing those channels use, and {@code extraPairs}); replaces the report. */
     public synchronized TopologyReport reverify() {
         Set<Integer> pairs = new LinkedHashSet<>();
-        synchronized (channels) {
-            for (PublishChannel ch : channels.values()) {
-                for (int c : ch.consumerDevices()) {
-                    pairs.add(TopologyVerifier.pairKey(ch.spec().producer(), c));
-                }
+        for (PublishChannel ch : channels()) {
+            for (int c : ch.consumerDevices()) {
+                pairs.add(TopologyVerifier.pairKey(ch.spec().producer(), c));
             }
         }
         report = new TopologyVerifier(backend, verifierSettings).verify(devices, pairs);
@@ -187,9 +214,11 @@ public final class SeqlinkRuntime implements AutoCloseable {
     // ---- channels --------------------------------------------------------------------------------
 
     /**
-     * Opens a channel: checks the spec against the devices in use, picks a transport per consumer from
-     * the verified links (or the forced one), applies the topology policy, and registers its consumers
-     * with the launcher. Throws {@link InvalidChannelSpecException} listing every problem, or
+     * Opens a channel: checks the spec against the devices in use and the backend's real limits, picks a
+     * transport per consumer from the verified links (or the forced one), applies the topology policy,
+     * and registers its consumers with the launcher. The name is reserved before anything is allocated:
+     * of two threads opening one name, the second gets {@link InvalidChannelSpecException} naming
+     * {@code name} at once. Throws {@link InvalidChannelSpecException} listing every problem, or
      * {@link UnsupportedLinkException} under policy {@code FAIL}.
      */
     public PublishChannel openChannel(ChannelSpec spec) {
@@ -198,18 +227,48 @@ public final class SeqlinkRuntime implements AutoCloseable {
         if (!violations.isEmpty()) {
             throw new InvalidChannelSpecException(String.valueOf(spec.name()), violations);
         }
-        Map<Integer, Transport> transports = new LinkedHashMap<>();
-        for (int c : spec.consumers()) {
-            transports.put(c, transportFor(spec, c));
-        }
-        PublishChannel channel = Channels.open(backend, spec, transports, events);
         synchronized (channels) {
-            channels.put(spec.name(), channel);
+            checkOpen();
+            if (channels.containsKey(spec.name())) {
+                throw new InvalidChannelSpecException(spec.name(), List.of(nameTaken(spec, "")));
+            }
+            channels.put(spec.name(), RESERVED);
         }
-        for (ConsumerPort p : Channels.ports(channel)) {
-            launcher.register(p);
+        PublishChannel channel = null;
+        boolean installed = false;
+        try {
+            Map<Integer, Transport> transports = new LinkedHashMap<>();
+            for (int c : spec.consumers()) {
+                transports.put(c, transportFor(spec, c));
+            }
+            List<Violation> limits = ChannelLimits.check(spec, transports, backend, "");
+            if (!limits.isEmpty()) {
+                throw new InvalidChannelSpecException(spec.name(), limits);
+            }
+            channel = Channels.open(backend, spec, transports, events);
+            unreleased.incrementAndGet();
+            synchronized (channels) {
+                if (!closed) {
+                    channels.put(spec.name(), channel);
+                    installed = true;
+                }
+            }
+            if (!installed) {
+                channel.drainAndClose(Duration.ZERO);
+                throw new IllegalStateException("the seqlink runtime closed while channel '" + spec.name() + "' was opening");
+            }
+            for (ConsumerPort p : Channels.ports(channel)) {
+                launcher.register(p);
+            }
+            return channel;
+        } finally {
+            if (!installed) {
+                synchronized (channels) {
+                    channels.remove(spec.name(), RESERVED);
+                    channels.notifyAll();
+                }
+            }
         }
-        return channel;
     }
 
     /**
@@ -234,9 +293,11 @@ public final class SeqlinkRuntime implements AutoCloseable {
         }
         synchronized (channels) {
             if (spec.name() != null && channels.containsKey(spec.name())) {
-                v.add(new Violation(prefix + "name", "a channel named '" + spec.name() + "' is already open",
-                        "give each channel its own name"));
+                v.add(nameTaken(spec, prefix));
             }
+        }
+        if (v.isEmpty()) {
+            v.addAll(ChannelLimits.check(spec, Map.of(), backend, prefix));
         }
         if (v.isEmpty() && spec.transport() != Transport.AUTO) {
             for (int c : spec.consumers()) {
@@ -247,6 +308,11 @@ public final class SeqlinkRuntime implements AutoCloseable {
             }
         }
         return v;
+    }
+
+    private static Violation nameTaken(ChannelSpec spec, String prefix) {
+        return new Violation(prefix + "name", "a channel named '" + spec.name() + "' is already open",
+                "give each channel its own name");
     }
 
     private String forcedTransportProblem(Transport t, int producer, int consumer) {
@@ -294,15 +360,22 @@ public final class SeqlinkRuntime implements AutoCloseable {
         }
     }
 
+    /** The open channels (not those still opening), in the order they were opened. */
     public List<PublishChannel> channels() {
+        List<PublishChannel> open = new ArrayList<>();
         synchronized (channels) {
-            return List.copyOf(channels.values());
+            for (Object o : channels.values()) {
+                if (o instanceof PublishChannel ch) {
+                    open.add(ch);
+                }
+            }
         }
+        return open;
     }
 
     public Optional<PublishChannel> channel(String name) {
         synchronized (channels) {
-            return Optional.ofNullable(channels.get(name));
+            return channels.get(name) instanceof PublishChannel ch ? Optional.of(ch) : Optional.empty();
         }
     }
 
@@ -335,6 +408,13 @@ public final class SeqlinkRuntime implements AutoCloseable {
                 channels.remove(channel.name(), channel);
             }
         }
+
+        @Override
+        public void channelReleased(PublishChannel channel) {
+            if (unreleased.decrementAndGet() == 0 && backendCloseWanted) {
+                closeBackend();
+            }
+        }
     };
 
     // ---- life ------------------------------------------------------------------------------------
@@ -352,28 +432,68 @@ public final class SeqlinkRuntime implements AutoCloseable {
     }
 
     /**
-     * Drains and closes every channel (while the launcher still runs), stops the launcher, then frees
-     * the backend: every context, stream and allocation.
+     * Drains every open channel together and closes them, with the runtime's drain timeout: outside
+     * producers are refused at once, seqlink's listener threads may still publish until all channels are
+     * quiet (so channels chained by listeners lose nothing), then every channel closes. The runtime stays
+     * open. Returns a report per channel (also kept: {@link #drainReports()}); returns early on interrupt,
+     * keeping the flag.
+     */
+    public List<DrainReport> drainAndCloseChannels(Duration timeout) {
+        List<DrainReport> reports = Channels.drainAndCloseAll(channels(), timeout);
+        drainReports = List.copyOf(reports);
+        return drainReports;
+    }
+
+    /** What the last {@link #drainAndCloseChannels} or {@link #close()} left undelivered, per channel. */
+    public List<DrainReport> drainReports() {
+        return drainReports;
+    }
+
+    /**
+     * Drains and closes every channel together (while the launcher still runs), stops the launcher,
+     * then frees the backend: every context, stream and allocation. Keeps to the drain timeout plus at
+     * most a second: a listener that does not return by then is named in the log and its channel's
+     * {@link DrainReport}, and the backend closes when it returns (its memory is never freed under it).
+     * Idempotent; safe from any thread, a listener's included; on interrupt it stops waiting and keeps
+     * the flag.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        for (PublishChannel ch : channels()) {
-            if (ch.state() == io.seqlink.channel.ChannelState.CLOSED) {
-                continue; // drained and closed by its owner already; its memory is freed
+    public void close() {
+        synchronized (channels) {
+            if (closed) {
+                return;
             }
-            try {
-                ch.drainAndClose(drainTimeout);
-            } catch (RuntimeException ex) {
-                log.warn("seqlink: closing channel '{}' failed: {}", ch.name(), ex.toString());
+            closed = true;
+            long until = System.nanoTime() + drainTimeout.toNanos();
+            while (channels.containsValue(RESERVED) && System.nanoTime() - until < 0) {
+                try {
+                    channels.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime())));
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
         }
-        launcher.stop();
-        backend.close();
-        log.info("seqlink runtime closed");
+        List<DrainReport> reports = drainAndCloseChannels(drainTimeout);
+        launcher.stop(STOP_TIMEOUT);
+        List<String> running = new ArrayList<>();
+        for (DrainReport r : reports) {
+            r.listenersNotReturned().forEach((device, listener) -> running.add(r.channel() + "/" + device + ": " + listener));
+        }
+        backendCloseWanted = true;
+        if (unreleased.get() == 0) {
+            closeBackend();
+        } else {
+            log.warn("seqlink runtime closed; the backend stays open until these listeners return (their channels' memory "
+                    + "is still in use): {}", running.isEmpty() ? unreleased.get() + " channel(s)" : running);
+        }
+    }
+
+    private void closeBackend() {
+        if (backendClosed.compareAndSet(false, true)) {
+            backend.close();
+            log.info("seqlink runtime closed");
+        }
     }
 
     public boolean closed() {
@@ -434,7 +554,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
             return this;
         }
 
-        /** How long closing waits for consumers to take what was published. */
+        /** How long closing waits for consumers to take what was published (close takes at most a second more). */
         public Builder drainTimeout(Duration timeout) {
             this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;

@@ -16,11 +16,12 @@ import java.util.List;
  * @param claimed           frames claimed by the producer
  * @param published         frames the producer has enqueued for publishing
  * @param publishedOnDevice frames the device has published (the producer's host mirror)
- * @param backpressured     claims refused because no slot was free
+ * @param backpressured     claim calls that found no free slot, once per call (a blocking claim that waited counts once)
+ * @param backpressureWaitNanos time blocking claims spent waiting for a free slot, over all producer threads
  * @param consumers         one snapshot per consumer
  */
 public record ChannelSnapshot(String name, ChannelState state, String failure, int producer, int slots, long slotBytes,
-        Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
+        Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured, long backpressureWaitNanos,
         List<ConsumerSnapshot> consumers) {
 
     public ChannelSnapshot {

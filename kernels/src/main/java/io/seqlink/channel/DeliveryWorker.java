@@ -1,0 +1,112 @@
+package io.seqlink.channel;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The listener thread of one launcher-driven port: it takes the rounds the port's poller hands over and
+ * delivers them ({@link FrameDelivery}), retries and backoff included, so a listener that fails, waits
+ * or blocks holds up its own consumer only, never the device loop that serves every other channel of
+ * the device. One round at a time; it idles (spin, yield, then park until woken) between rounds.
+ */
+final class DeliveryWorker implements Runnable {
+
+    /** Threads seqlink delivers on: producers called from them may still publish while a runtime drains. */
+    static final class ListenerThread extends Thread {
+        ListenerThread(Runnable task, String name) {
+            super(task, name);
+            setDaemon(true);
+        }
+    }
+
+    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final ConsumerPort port;
+    private final Round round;
+    private final FrameDelivery delivery;
+    private final Thread poller;
+    private final ListenerThread thread;
+    private volatile boolean running = true;
+
+    DeliveryWorker(ConsumerPort port, Round round, FrameDelivery delivery, Thread poller) {
+        this.port = port;
+        this.round = round;
+        this.delivery = delivery;
+        this.poller = poller;
+        this.thread = new ListenerThread(this, "seqlink-listener-" + port.channel() + "-" + port.device());
+    }
+
+    /** Whether the calling thread is one of seqlink's listener threads. */
+    static boolean onListenerThread() {
+        return Thread.currentThread() instanceof ListenerThread;
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    /** A round is ready. */
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    @Override
+    public void run() {
+        int idle = 0;
+        while (running) {
+            if (round.status() == Round.READY) {
+                idle = 0;
+                Thread.interrupted(); // an interrupt meant for an earlier round must not cut this one's backoff short
+                deliverGuarded();
+                round.status(Round.DONE);
+                LockSupport.unpark(poller);
+            } else if (++idle <= 100) {
+                Thread.onSpinWait();
+            } else if (idle <= 110) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(this, MAX_PARK_NANOS);
+            }
+        }
+    }
+
+    private void deliverGuarded() {
+        if (!port.guard().enter()) {
+            return; // the channel is freeing its memory: nothing is delivered, nothing acknowledged
+        }
+        try {
+            delivery.deliver(round);
+        } finally {
+            port.guard().exit();
+        }
+    }
+
+    /**
+     * Stops the thread: at once when it is idle; a listener still running is waited for until
+     * {@code deadlineNanos}, then left to return on its own (never interrupted: it is user code, and the
+     * channel's memory stays allocated until it returns). True when the thread ended.
+     */
+    boolean stop(long deadlineNanos) {
+        running = false;
+        LockSupport.unpark(thread);
+        if (thread == Thread.currentThread()) {
+            return false;
+        }
+        boolean interrupted = false;
+        try {
+            for (long left; thread.isAlive() && (left = deadlineNanos - System.nanoTime()) > 0; ) {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+        } catch (InterruptedException ex) {
+            interrupted = true;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+}

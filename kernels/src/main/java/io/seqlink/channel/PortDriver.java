@@ -1,0 +1,62 @@
+package io.seqlink.channel;
+
+/**
+ * The launcher's hold on one consumer port: while engaged, the launcher's device loop is the port's
+ * only poller and every user {@code poll} is refused; the port's listener runs on a thread of its own
+ * ({@link DeliveryWorker}), so the loop never runs listener code. Used by {@code io.seqlink.launcher}.
+ *
+ * <table>
+ * <caption>Threading contract</caption>
+ * <tr><th>method</th><th>who calls it</th></tr>
+ * <tr><td>{@link #engage}, {@link #disengage}, {@link #release}</td><td>the launcher's control thread (start, stop), any thread</td></tr>
+ * <tr><td>{@link #poll}</td><td>the engaged device loop thread only (else {@link IllegalStateException})</td></tr>
+ * <tr><td>{@link #checkStall}</td><td>the launcher's watchdog thread (the stall counter's one writer)</td></tr>
+ * </table>
+ */
+public final class PortDriver {
+
+    private final ConsumerPort port;
+
+    PortDriver(ConsumerPort port) {
+        this.port = port;
+    }
+
+    public ConsumerPort port() {
+        return port;
+    }
+
+    /** Makes {@code loop} the port's poller: user polls are refused from now on. Idempotent for the same loop. */
+    public void engage(Thread loop) {
+        port.engage(loop);
+    }
+
+    /**
+     * Gives the port back to users (the launcher stopped); its listener thread stops, waited for until
+     * {@code deadlineNanos} (a listener still in a call then returns on its own).
+     */
+    public void disengage(long deadlineNanos) {
+        port.disengage(deadlineNanos);
+    }
+
+    /** One round step with the port's listener on its listener thread; the frames a finished round took. */
+    public int poll(int maxFrames) {
+        return port.pollEngaged(maxFrames);
+    }
+
+    /**
+     * Stops the port's listener thread once its round is done (a closed port's), without waiting for it.
+     */
+    public void release() {
+        port.stopListener(System.nanoTime());
+    }
+
+    /** The watchdog's look at the port: whether it is stalled now. */
+    public boolean checkStall(long nowNanos) {
+        return port.checkStall(nowNanos);
+    }
+
+    @Override
+    public String toString() {
+        return "PortDriver[" + port + "]";
+    }
+}

@@ -373,7 +373,7 @@ public final class ConsumerPort {
         try {
             DeliveryWorker w = worker;
             if (w == null && subscribed()) {
-                w = new DeliveryWorker(this, rounds.round(), delivery, me);
+                w = new DeliveryWorker(this, rounds, me);
                 worker = w;
                 w.start();
             }

@@ -4,10 +4,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The listener thread of one launcher-driven port: it takes the rounds the port's poller hands over and
- * delivers them ({@link FrameDelivery}), retries and backoff included, so a listener that fails, waits
- * or blocks holds up its own consumer only, never the device loop that serves every other channel of
- * the device. One round at a time; it idles (spin, yield, then park until woken) between rounds.
+ * The listener thread of one launcher-driven port: it takes the rounds the port's poller hands over,
+ * delivers them ({@link FrameDelivery}, retries and backoff included) and enqueues their ack, so a
+ * listener that fails, waits or blocks holds up its own consumer only, never the device loop that
+ * serves every other channel of the device. One round at a time; it idles (spin, yield, then park until woken) between rounds.
  */
 final class DeliveryWorker implements Runnable {
 
@@ -23,15 +23,15 @@ final class DeliveryWorker implements Runnable {
 
     private final ConsumerPort port;
     private final Round round;
-    private final FrameDelivery delivery;
+    private final RoundMachine rounds;
     private final Thread poller;
     private final ListenerThread thread;
     private volatile boolean running = true;
 
-    DeliveryWorker(ConsumerPort port, Round round, FrameDelivery delivery, Thread poller) {
+    DeliveryWorker(ConsumerPort port, RoundMachine rounds, Thread poller) {
         this.port = port;
-        this.round = round;
-        this.delivery = delivery;
+        this.round = rounds.round();
+        this.rounds = rounds;
         this.poller = poller;
         this.thread = new ListenerThread(this, "seqlink-listener-" + port.channel() + "-" + port.device());
     }
@@ -66,7 +66,7 @@ final class DeliveryWorker implements Runnable {
                 LockSupport.unpark(poller);
             } else if (++idle <= 100) {
                 Thread.onSpinWait();
-            } else if (idle <= 110) {
+            } else if (idle <= 120) {
                 Thread.yield();
             } else {
                 LockSupport.parkNanos(this, MAX_PARK_NANOS);
@@ -79,7 +79,7 @@ final class DeliveryWorker implements Runnable {
             return; // the channel is freeing its memory: nothing is delivered, nothing acknowledged
         }
         try {
-            delivery.deliver(round);
+            rounds.deliver(round);
         } finally {
             port.guard().exit();
         }

@@ -13,7 +13,7 @@ import io.seqlink.layout.Sequences;
  * <pre>
  *   IDLE ──mirror moved──> consume step [+ copy to host, write host_round] ──> STAGED ──host_round landed──┐
  *    ^                     (device listener: straight to READY)                                            v
- *    └──── ack step, next = handled + 1 <── DONE <── listener (+ retries, dead letters) <────────────── READY
+ *    └──── next = handled + 1 <── DONE <── listener (+ retries, dead letters), ack step <────────────── READY
  * </pre>
  *
  * <p>One round is in flight at a time: the next is launched only after the last was acknowledged, so
@@ -155,7 +155,7 @@ final class RoundMachine {
 
     private int handOff(DeliveryWorker worker) {
         if (worker == null) {
-            delivery.deliver(round);
+            deliver(round);
             return acknowledge();
         }
         round.status(Round.READY);
@@ -163,17 +163,30 @@ final class RoundMachine {
         return 0;
     }
 
-    /** Applies what the deliverer did: the ack step for what it handled, the next sequence, a hold. */
+    /**
+     * Delivers a handed-over round and enqueues its ack step at once, on the delivering thread: the
+     * producer's backpressure waits for that ack, not for the poller's next look. The poller keeps off
+     * this port's stream until the round is {@code DONE}, so stream order stays consume, listener work, ack.
+     */
+    void deliver(Round r) {
+        delivery.deliver(r);
+        if (r.deviceFailure == null && r.handledTo >= r.from) {
+            try {
+                transport.ack.enqueue(r.handledTo);
+                port.markProgress();
+            } catch (io.seqlink.backend.DeviceException ex) {
+                r.deviceFailure = ex;
+            }
+        }
+    }
+
+    /** Applies what the deliverer did (its ack is enqueued): the next sequence, counters, a hold, or the consumer's death. */
     private int acknowledge() {
         Round r = round;
         r.status(Round.IDLE);
         if (r.deviceFailure != null) {
             port.die(r.deviceFailure);
             return 0;
-        }
-        if (r.handledTo >= r.from) {
-            transport.ack.enqueue(r.handledTo);
-            port.markProgress();
         }
         next = Math.max(next, r.handledTo + 1);
         counters.add(ConsumerPort.C_DELIVERED, r.delivered);

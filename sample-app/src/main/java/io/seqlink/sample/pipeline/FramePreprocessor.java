@@ -46,6 +46,8 @@ public final class FramePreprocessor implements AutoCloseable {
     private final IdleStrategy idle = new BackoffIdleStrategy(50, 10, 10_000, 1_000_000);
     /** Frames committed and not yet published (under the lock). */
     private int unpublished;
+    /** Set once the pipeline stops: no injection starts any more. */
+    private volatile boolean stopped;
 
     FramePreprocessor(PublishChannel frames, Device producer, PipelineProperties props, PipelineStatistics stats) {
         this.frames = frames;
@@ -70,6 +72,9 @@ public final class FramePreprocessor implements AutoCloseable {
      */
     public Injection produce(int count, long firstSeed, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        if (stopped) {
+            return new Injection(count, 0, 0, 0, firstSeed, Stop.CLOSED, null);
+        }
         if (!lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             return new Injection(count, 0, 0, 0, firstSeed, Stop.BUSY, null);
         }
@@ -80,6 +85,10 @@ public final class FramePreprocessor implements AutoCloseable {
         try {
             idle.reset();
             while (done < count) {
+                if (stopped) {
+                    stop = Stop.CLOSED;
+                    break;
+                }
                 if (stats.inFlight() >= maxInFlight) {
                     publishPending(); // what is committed must move, or no credit ever comes back
                     if (System.nanoTime() - deadline > 0) {
@@ -148,6 +157,17 @@ public final class FramePreprocessor implements AutoCloseable {
         return frames.name();
     }
 
+    /**
+     * Takes no more frames: an injection in progress ends after its current frame (everything it
+     * committed is published), waited for up to {@code timeout}; later ones return {@code CLOSED}.
+     */
+    void stop(Duration timeout) throws InterruptedException {
+        stopped = true;
+        if (lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+            lock.unlock();
+        }
+    }
+
     @Override
     public void close() {
         image.close();
@@ -163,7 +183,7 @@ public final class FramePreprocessor implements AutoCloseable {
         NO_CREDIT,
         /** The frames channel had no free slot for the whole timeout: a consumer is not keeping up. */
         BACK_PRESSURED,
-        /** The frames channel is closed (the service is stopping). */
+        /** The pipeline or its frames channel is closed (the service is stopping). */
         CLOSED,
         /** The frames channel failed. */
         FAILED

@@ -18,27 +18,20 @@ import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.Violation;
 import io.seqlink.launcher.Launcher;
 import io.seqlink.launcher.LauncherSettings;
-import io.seqlink.topology.LinkClass;
-import io.seqlink.topology.LinkVerdict;
 import io.seqlink.topology.TopologyPolicy;
 import io.seqlink.topology.TopologyReport;
-import io.seqlink.topology.TopologyVerifier;
 import io.seqlink.topology.Transport;
 import io.seqlink.topology.UnsupportedLinkException;
 import io.seqlink.topology.UnsupportedLinkPolicy;
 import io.seqlink.topology.VerifierSettings;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -84,20 +77,14 @@ public final class SeqlinkRuntime implements AutoCloseable {
     private final VerifierSettings verifierSettings;
     private final TopologyPolicy policy;
     private final Launcher launcher;
-    /** Open channels by name, and names reserved by an open in progress ({@link #RESERVED}); guarded by itself. */
-    private final Map<String, Object> channels = new LinkedHashMap<>();
-    private final Set<String> degradedLinks = ConcurrentHashMap.newKeySet();
+    private final LinkSelection links;
+    private final ChannelTable channels = new ChannelTable();
     private final Duration drainTimeout;
     /** Channels opened whose memory is not released yet: the backend closes when this reaches 0 after {@link #close()}. */
     private final AtomicInteger unreleased = new AtomicInteger();
     private final AtomicBoolean backendClosed = new AtomicBoolean();
     private volatile boolean backendCloseWanted;
     private volatile List<DrainReport> drainReports = List.of();
-    private volatile TopologyReport report;
-    private volatile boolean closed;
-
-    /** The placeholder of a name whose channel is being opened. */
-    private static final Object RESERVED = new Object();
 
     private SeqlinkRuntime(Builder b, Backends.Choice choice) {
         this.choice = choice;
@@ -109,6 +96,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
         this.devices = b.devices == null || b.devices.isEmpty()
                 ? IntStream.range(0, backend.deviceCount()).boxed().toList()
                 : List.copyOf(b.devices);
+        this.links = new LinkSelection(backend, verifierSettings, policy, devices);
     }
 
     public static Builder builder() {
@@ -154,12 +142,12 @@ public final class SeqlinkRuntime implements AutoCloseable {
 
     /** The last verification's report; never recomputed by reading it. */
     public TopologyReport topology() {
-        return report;
+        return links.report();
     }
 
     /** Links a channel uses under {@link UnsupportedLinkPolicy#WARN} although they are worse than required, as "p->c". */
     public Set<String> degradedLinks() {
-        return Set.copyOf(degradedLinks);
+        return links.degradedLinks();
     }
 
     public Launcher launcher() {
@@ -168,47 +156,9 @@ public final class SeqlinkRuntime implements AutoCloseable {
 
     // ---- verification ----------------------------------------------------------------------------
 
-    /** Verifies the links again (probing those channels use, and {@code extraPairs}); replaces the report. */
-    public synchronized TopologyReport reverify() {
-        Set<Integer> pairs = new LinkedHashSet<>();
-        for (PublishChannel ch : channels()) {
-            for (int c : ch.consumerDevices()) {
-                pairs.add(TopologyVerifier.pairKey(ch.spec().producer(), c));
-            }
-        }
-        report = new TopologyVerifier(backend, verifierSettings).verify(devices, pairs);
-        return report;
-    }
-
-    private void verify(Collection<ChannelSpec> specs) {
-        Set<Integer> pairs = new LinkedHashSet<>();
-        for (ChannelSpec s : specs) {
-            if (s.consumers() != null) {
-                for (Integer c : s.consumers()) {
-                    if (c != null) {
-                        pairs.add(TopologyVerifier.pairKey(s.producer(), c));
-                    }
-                }
-            }
-        }
-        report = new TopologyVerifier(backend, verifierSettings).verify(devices, pairs);
-    }
-
-    /** The verdict for a pair, probing it now if the report holds only driver attributes for it. */
-    private synchronized LinkVerdict verdict(int producer, int consumer) {
-        Optional<LinkVerdict> v = report.link(producer, consumer);
-        boolean judgedOnAttributesOnly = v.isPresent() && verifierSettings.enabled() && !v.get().probed()
-                && v.get().verdict() == LinkClass.PEER_ATOMIC;
-        if (v.isPresent() && !judgedOnAttributesOnly) {
-            return v.get();
-        }
-        LinkVerdict fresh = new TopologyVerifier(backend, verifierSettings).verifyLink(producer, consumer, true);
-        List<LinkVerdict> links = new ArrayList<>();
-        for (LinkVerdict old : report.links()) {
-            links.add(old.producer() == producer && old.consumer() == consumer ? fresh : old);
-        }
-        report = new TopologyReport(report.backend(), report.devices(), links, report.verifiedAt(), report.elapsedMillis());
-        return fresh;
+    /** Verifies the links again (probing those channels use); replaces the report. */
+    public TopologyReport reverify() {
+        return links.reverify(channels());
     }
 
     // ---- channels --------------------------------------------------------------------------------
@@ -227,19 +177,13 @@ public final class SeqlinkRuntime implements AutoCloseable {
         if (!violations.isEmpty()) {
             throw new InvalidChannelSpecException(String.valueOf(spec.name()), violations);
         }
-        synchronized (channels) {
-            checkOpen();
-            if (channels.containsKey(spec.name())) {
-                throw new InvalidChannelSpecException(spec.name(), List.of(nameTaken(spec, "")));
-            }
-            channels.put(spec.name(), RESERVED);
-        }
+        channels.reserve(spec);
         PublishChannel channel = null;
         boolean installed = false;
         try {
             Map<Integer, Transport> transports = new LinkedHashMap<>();
             for (int c : spec.consumers()) {
-                transports.put(c, transportFor(spec, c));
+                transports.put(c, links.transportFor(spec, c));
             }
             List<Violation> limits = ChannelLimits.check(spec, transports, backend, "");
             if (!limits.isEmpty()) {
@@ -247,12 +191,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
             }
             channel = Channels.open(backend, spec, transports, events);
             unreleased.incrementAndGet();
-            synchronized (channels) {
-                if (!closed) {
-                    channels.put(spec.name(), channel);
-                    installed = true;
-                }
-            }
+            installed = channels.install(channel);
             if (!installed) {
                 channel.drainAndClose(Duration.ZERO);
                 throw new IllegalStateException("the seqlink runtime closed while channel '" + spec.name() + "' was opening");
@@ -263,10 +202,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
             return channel;
         } finally {
             if (!installed) {
-                synchronized (channels) {
-                    channels.remove(spec.name(), RESERVED);
-                    channels.notifyAll();
-                }
+                channels.unreserve(spec.name());
             }
         }
     }
@@ -291,17 +227,15 @@ public final class SeqlinkRuntime implements AutoCloseable {
                 }
             }
         }
-        synchronized (channels) {
-            if (spec.name() != null && channels.containsKey(spec.name())) {
-                v.add(nameTaken(spec, prefix));
-            }
+        if (channels.taken(spec.name())) {
+            v.add(ChannelTable.nameTaken(spec, prefix));
         }
         if (v.isEmpty()) {
             v.addAll(ChannelLimits.check(spec, Map.of(), backend, prefix));
         }
         if (v.isEmpty() && spec.transport() != Transport.AUTO) {
             for (int c : spec.consumers()) {
-                String why = forcedTransportProblem(spec.transport(), spec.producer(), c);
+                String why = links.forcedTransportProblem(spec.transport(), spec.producer(), c);
                 if (why != null) {
                     v.add(new Violation(prefix + "transport", why, "use transport auto, or a transport this link supports"));
                 }
@@ -310,73 +244,13 @@ public final class SeqlinkRuntime implements AutoCloseable {
         return v;
     }
 
-    private static Violation nameTaken(ChannelSpec spec, String prefix) {
-        return new Violation(prefix + "name", "a channel named '" + spec.name() + "' is already open",
-                "give each channel its own name");
-    }
-
-    private String forcedTransportProblem(Transport t, int producer, int consumer) {
-        switch (t) {
-            case SAME_DEVICE:
-                return producer == consumer ? null : "transport same-device needs consumer " + consumer + " on device " + producer;
-            case PEER_ATOMIC:
-                return producer == consumer || backend.linkAttributes(consumer, producer).accessSupported() ? null
-                        : "transport peer-atomic needs device " + consumer + " to address device " + producer
-                        + "'s memory, which the driver does not allow";
-            case PEER_COPY:
-                return producer == consumer || backend.linkAttributes(producer, consumer).accessSupported() ? null
-                        : "transport peer-copy needs device " + producer + " to write device " + consumer
-                        + "'s memory, which the driver does not allow";
-            default:
-                return null;
-        }
-    }
-
-    private Transport transportFor(ChannelSpec spec, int consumer) {
-        int producer = spec.producer();
-        if (spec.transport() != Transport.AUTO) {
-            return spec.transport();
-        }
-        if (producer == consumer) {
-            return Transport.SAME_DEVICE;
-        }
-        LinkVerdict v = verdict(producer, consumer);
-        if (v.verdict().satisfies(policy.required())) {
-            return Transport.of(v.verdict());
-        }
-        switch (policy.onUnsupported()) {
-            case FAIL:
-                throw new UnsupportedLinkException(spec.name(), v, policy.required());
-            case WARN:
-                degradedLinks.add(producer + "->" + consumer);
-                log.warn("seqlink channel '{}': link {} -> {} is {} (required {}), using {}: {}", spec.name(), producer,
-                        consumer, v.verdict(), policy.required(), Transport.of(v.verdict()), v.reason());
-                return Transport.of(v.verdict());
-            case FALLBACK:
-            default:
-                log.info("seqlink channel '{}': link {} -> {} is {} (required {}), falling back to {}", spec.name(), producer,
-                        consumer, v.verdict(), policy.required(), Transport.of(v.verdict()));
-                return Transport.of(v.verdict());
-        }
-    }
-
     /** The open channels (not those still opening), in the order they were opened. */
     public List<PublishChannel> channels() {
-        List<PublishChannel> open = new ArrayList<>();
-        synchronized (channels) {
-            for (Object o : channels.values()) {
-                if (o instanceof PublishChannel ch) {
-                    open.add(ch);
-                }
-            }
-        }
-        return open;
+        return channels.channels();
     }
 
     public Optional<PublishChannel> channel(String name) {
-        synchronized (channels) {
-            return channels.get(name) instanceof PublishChannel ch ? Optional.of(ch) : Optional.empty();
-        }
+        return channels.channel(name);
     }
 
     private final ChannelEvents events = new ChannelEvents() {
@@ -403,10 +277,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
             for (ConsumerPort p : Channels.ports(channel)) {
                 launcher.unregister(p);
             }
-            // a closed channel gives its name back, so a channel of the same name can be opened again
-            synchronized (channels) {
-                channels.remove(channel.name(), channel);
-            }
+            channels.remove(channel);
         }
 
         @Override
@@ -426,7 +297,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
     }
 
     private void checkOpen() {
-        if (closed) {
+        if (channels.closed()) {
             throw new IllegalStateException("the seqlink runtime is closed");
         }
     }
@@ -459,20 +330,8 @@ public final class SeqlinkRuntime implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (channels) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            long until = System.nanoTime() + drainTimeout.toNanos();
-            while (channels.containsValue(RESERVED) && System.nanoTime() - until < 0) {
-                try {
-                    channels.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime())));
-                } catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+        if (!channels.close(drainTimeout.toNanos())) {
+            return;
         }
         List<DrainReport> reports = drainAndCloseChannels(drainTimeout);
         launcher.stop(STOP_TIMEOUT);
@@ -497,7 +356,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
     }
 
     public boolean closed() {
-        return closed;
+        return channels.closed();
     }
 
     /** Builds and opens a {@link SeqlinkRuntime}. */
@@ -597,7 +456,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
                     throw new SeqlinkConfigurationException(deviceProblems);
                 }
                 log.info("seqlink runtime: {} ({}), devices {}", choice.backend().description(), choice.reason(), rt.devices);
-                rt.verify(channels.isEmpty() ? allPairs(rt.devices) : channels);
+                rt.links.verify(channels.isEmpty() ? allPairs(rt.devices) : channels);
                 if (openChannels) {
                     for (ChannelSpec spec : channels) {
                         rt.openChannel(spec);

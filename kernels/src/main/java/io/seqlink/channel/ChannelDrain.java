@@ -120,7 +120,7 @@ final class ChannelDrain {
         }
         try {
             for (ConsumerPort p : ch.ports()) {
-                if (p.gates() && p.state() != ConsumerState.DEAD && !p.deliversOn(caller) && p.acked() < target) {
+                if (p.gates() && p.state() != ConsumerState.DEAD && !p.seat().deliversOn(caller) && p.acked() < target) {
                     return false;
                 }
             }
@@ -157,7 +157,7 @@ final class ChannelDrain {
                 if (left > 0) {
                     undelivered.put(p.device(), left);
                 }
-                String listener = p.deliversOn(caller) ? null : p.listenerInCall();
+                String listener = !p.seat().deliversOn(caller) && p.seat().listenerInCall() ? p.subscription().describe() : null;
                 if (listener != null && left > 0) {
                     stuck.put(p.device(), listener);
                 }

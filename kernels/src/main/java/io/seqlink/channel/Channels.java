@@ -43,6 +43,14 @@ public final class Channels {
         return port.driver();
     }
 
+    /**
+     * A thread for the launcher's device loops: seqlink runs listeners on it, so a listener publishing to
+     * another channel while a runtime drains all its channels together is still admitted.
+     */
+    public static Thread listenerThread(Runnable task, String name) {
+        return new DeliveryWorker.ListenerThread(task, name);
+    }
+
     /** Fails a channel this package opened, e.g. because its device failed elsewhere. */
     public static void fail(PublishChannel channel, Throwable cause, int device) {
         if (channel instanceof DefaultPublishChannel c) {

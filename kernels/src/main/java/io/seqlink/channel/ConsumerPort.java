@@ -10,7 +10,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,9 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One consumer of a channel, on one device: subscribe a listener and let the launcher drive it, or
  * poll it yourself. The parts: {@link ConsumerTransport} (memory and device steps),
+ * {@link PollerSeat} (the one poller, and the listener's own thread under the launcher),
  * {@link RoundMachine} (the rounds, owned by the poller), {@link FrameDelivery} (listener calls,
- * retries, dead letters), {@link DeliveryWorker} (the listener's own thread under the launcher),
- * {@link StallWatch} (the watchdog's view). Nothing here allocates per frame.
+ * retries, dead letters), {@link StallWatch} (the watchdog's view). Nothing here allocates per frame.
  *
  * <table>
  * <caption>Threading contract</caption>
@@ -37,9 +36,11 @@ import org.slf4j.LoggerFactory;
  *     <td>reads of volatile state and host mirrors</td></tr>
  * </table>
  *
- * <p>Under the launcher the port's listener runs on a thread of its own
- * ({@code seqlink-listener-<channel>-<device>}): a listener that fails, retries, waits or blocks holds
- * up its own consumer only.
+ * <p>Under the launcher the device loop runs the listener inline, but never waits for it: the retries of
+ * a failed frame (backoff included) run on a listener thread of the port's own
+ * ({@code seqlink-listener-<channel>-<device>}), and a listener that holds the loop up for more than a
+ * couple of milliseconds gets that thread for good while a new loop thread serves the device's other
+ * ports. So a listener that fails, retries, waits or blocks holds up its own consumer only.
  */
 public final class ConsumerPort {
 
@@ -77,15 +78,11 @@ public final class ConsumerPort {
     private final StallWatch stall;
     private final MemoryGuard guard;
     private final PortDriver driver = new PortDriver(this);
-    /** The thread inside a poll now (user or device loop), or {@code null}. */
-    private final AtomicReference<Thread> poller = new AtomicReference<>();
+    private final PollerSeat seat = new PollerSeat(this);
     private volatile Subscription subscription;
     @SuppressWarnings("unused") // through STATE
     private volatile ConsumerState state = ConsumerState.ACTIVE;
     private volatile Throwable failure;
-    /** The device loop driving the port, or {@code null} while users may poll it. */
-    private volatile Thread engagedLoop;
-    private volatile DeliveryWorker worker;
     /** The host mirror's words, kept when the channel frees the mirror; {@code null} while open. */
     private volatile long[] finalMirror;
 
@@ -321,7 +318,7 @@ public final class ConsumerPort {
 
     /** {@link #poll(int)} delivering to {@code handler}, which becomes the port's listener. */
     public int poll(FrameHandler handler, int maxFrames) {
-        checkUserPoll();
+        seat.checkUserPoll();
         Subscription s = subscription;
         if (s.kind != Subscription.Kind.FRAME || s.frames != handler) {
             subscribe(handler);
@@ -333,63 +330,17 @@ public final class ConsumerPort {
         if (maxFrames < 1) {
             throw new IllegalArgumentException("maxFrames must be at least 1, was " + maxFrames);
         }
-        checkUserPoll();
-        Thread me = Thread.currentThread();
-        Thread other = poller.compareAndExchange(null, me);
-        if (other != null) {
-            throw new IllegalStateException(other == me
-                    ? "poll: consumer " + device + " of channel '" + channel.name() + "' is polled from inside its own listener; "
-                    + "a listener must not poll its own port"
-                    : "poll: one thread at a time polls a port, and thread '" + other.getName() + "' is polling consumer " + device
-                    + " of channel '" + channel.name() + "'; poll each port from one thread");
-        }
-        try {
-            checkUserPoll();
-            return pollInside(maxFrames, null);
-        } finally {
-            poller.set(null);
-        }
+        return seat.pollAsUser(maxFrames);
     }
 
-    private void checkUserPoll() {
-        Thread loop = engagedLoop;
-        if (loop != null) {
-            throw new IllegalStateException("poll: consumer " + device + " of channel '" + channel.name() + "' is polled by the "
-                    + "seqlink launcher (thread '" + loop.getName() + "': its runtime is started), and a port has one poller; "
-                    + "subscribe a listener instead, or poll only ports of a runtime that is not started");
-        }
-    }
-
-    /** One step from the engaged device loop. */
-    int pollEngaged(int maxFrames) {
-        Thread me = Thread.currentThread();
-        if (me != engagedLoop) {
-            throw new IllegalStateException("PortDriver.poll: only the engaged device loop polls consumer " + device
-                    + " of channel '" + channel.name() + "', not thread '" + me.getName() + "'");
-        }
-        if (!poller.compareAndSet(null, me)) {
-            return 0; // a user poll that began before the launcher engaged is finishing
-        }
-        try {
-            DeliveryWorker w = worker;
-            if (w == null && subscribed()) {
-                w = new DeliveryWorker(this, rounds, me);
-                worker = w;
-                w.start();
-            }
-            return w == null ? 0 : pollInside(maxFrames, w);
-        } finally {
-            poller.set(null);
-        }
-    }
-
-    private int pollInside(int maxFrames, DeliveryWorker deliverer) {
+    /** One round step on the poller's thread, delivering as {@code mode} ({@link RoundMachine#USER}, ...) says. */
+    int pollInside(int maxFrames, int mode) {
         ConsumerState s = state();
         if (s == ConsumerState.CLOSED || s == ConsumerState.DEAD || !guard.enter()) {
             return 0;
         }
         try {
-            return rounds.step(maxFrames, deliverer);
+            return rounds.step(maxFrames, mode);
         } catch (DeviceException ex) {
             die(ex);
             return 0;
@@ -398,37 +349,12 @@ public final class ConsumerPort {
         }
     }
 
-    void engage(Thread loop) {
-        engagedLoop = Objects.requireNonNull(loop, "loop");
+    PollerSeat seat() {
+        return seat;
     }
 
-    void disengage(long deadlineNanos) {
-        engagedLoop = null;
-        stopListener(deadlineNanos);
-    }
-
-    boolean stopListener(long deadlineNanos) {
-        DeliveryWorker w = worker;
-        if (w == null) {
-            return true;
-        }
-        boolean ended = w.stop(deadlineNanos);
-        if (ended) {
-            worker = null;
-        }
-        return ended;
-    }
-
-    /** Whether {@code thread} delivers this port's frames (its listener thread, or a user inside poll). */
-    boolean deliversOn(Thread thread) {
-        DeliveryWorker w = worker;
-        return (w != null && w.thread() == thread) || poller.get() == thread;
-    }
-
-    /** The listener, if one is inside a call for this port now (a round handed over and not finished). */
-    String listenerInCall() {
-        boolean inCall = rounds.round().status() == Round.READY || (poller.get() != null && engagedLoop == null);
-        return inCall ? subscription.describe() : null;
+    RoundMachine rounds() {
+        return rounds;
     }
 
     // ---- watchdog and snapshot ----------------------------------------------------------------

@@ -7,7 +7,6 @@ import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.layout.RingGeometry;
-import io.seqlink.layout.Sequences;
 import io.seqlink.topology.Transport;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -19,10 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The channel: the producer API over {@link ProducerSequencer} (who gets which sequence, in which order
- * they are published) and {@link ProducerTransport} (the memory and the device steps), the consumers
- * in {@link ConsumerPort}s, the life in {@link ChannelLife} (states, memory guards, the final release)
- * and closing in {@link ChannelDrain}.
+ * The channel: the producer calls in {@link ChannelProducer} (over {@link ProducerSequencer}: who gets
+ * which sequence, in which order they are published; and {@link ProducerTransport}: the memory and the
+ * device steps), the consumers in {@link ConsumerPort}s, the life in {@link ChannelLife} (states,
+ * memory guards, the final release) and closing in {@link ChannelDrain}.
  *
  * <p>Every producer call enters the producer guard and checks the state inside it, so once a drain has
  * shut the guard and waited for those inside, no frame can be published any more: what was published
@@ -39,7 +38,7 @@ final class DefaultPublishChannel implements PublishChannel {
     private final ProducerTransport producer;
     private final ConsumerPort[] ports;
     private final List<Integer> consumerDevices;
-    private final ProducerSequencer sequencer;
+    private final ChannelProducer calls;
 
     DefaultPublishChannel(Backend backend, ChannelSpec spec, Map<Integer, Transport> transports, ChannelEvents events) {
         this.spec = spec;
@@ -64,7 +63,7 @@ final class DefaultPublishChannel implements PublishChannel {
                 life.freeNow();
             }
         }
-        this.sequencer = new ProducerSequencer(spec.maxPublishBatch(), new Gating());
+        this.calls = new ChannelProducer(this, life, producer, publishTimes);
         log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B, {}, {}", spec.name(), spec.producer(),
                 consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());
@@ -76,42 +75,6 @@ final class DefaultPublishChannel implements PublishChannel {
             sb.append(sb.length() > 0 ? ", " : "").append(p.device()).append('=').append(p.transport());
         }
         return sb.toString();
-    }
-
-    /** What the sequencer asks of the channel: whether a slot is free, and the publish step. */
-    private final class Gating implements ProducerSequencer.Gating {
-        @Override
-        public boolean slotFree(long sequence) {
-            int slots = geometry.slots();
-            if (spec.delivery() == Delivery.LATEST) {
-                // consumers never hold us back, but the staging slot is reused only once our own stream has
-                // copied its previous frame out (that frame is published by then)
-                return sequence - slots <= 0 || sequence - slots <= producer.publishedOnDevice();
-            }
-            if (Sequences.slotFree(sequence, sequencer.cachedSlowest(), slots)) {
-                return true;
-            }
-            long slowest = slowestAcknowledged();
-            sequencer.cacheSlowest(slowest);
-            return Sequences.slotFree(sequence, slowest, slots);
-        }
-
-        @Override
-        public void publishStep(long first, int count) {
-            publishTimes.record(first, count, System.nanoTime());
-            producer.publish(count);
-        }
-    }
-
-    /** The slowest acknowledgement over consumers that hold the producer back (none: no limit). */
-    private long slowestAcknowledged() {
-        long slowest = Long.MAX_VALUE;
-        for (ConsumerPort p : ports) {
-            if (p.gates()) {
-                slowest = Math.min(slowest, p.acked());
-            }
-        }
-        return slowest;
     }
 
     // ---- what ports and the drain use -----------------------------------------------------------
@@ -137,7 +100,7 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     ProducerSequencer sequencer() {
-        return sequencer;
+        return calls.sequencer();
     }
 
     ProducerTransport producerTransport() {
@@ -156,7 +119,7 @@ final class DefaultPublishChannel implements PublishChannel {
 
     /** Frames the producer has published (enqueued the publish of), readable from any thread. */
     long publishedCount() {
-        return sequencer.published();
+        return calls.sequencer().published();
     }
 
     boolean enterObserver() {
@@ -189,34 +152,16 @@ final class DefaultPublishChannel implements PublishChannel {
         return life.failure();
     }
 
-    // ---- producer ---------------------------------------------------------------------------
+    // ---- producer: any thread, see ChannelProducer ----------------------------------------------
 
     @Override
     public long tryClaim() {
-        if (!life.enterProducer()) {
-            return life.refusedStatus();
-        }
-        try {
-            return claimCounted();
-        } finally {
-            life.exitProducer();
-        }
-    }
-
-    /** A claim inside the producer guard; a refusal for want of a slot is counted once. */
-    private long claimCounted() {
-        long seq = sequencer.claim(Thread.currentThread());
-        if (seq > 0) {
-            producer.stagingView(seq).clear();
-        } else if (seq == ClaimStatus.BACK_PRESSURED) {
-            sequencer.countBackPressured();
-        }
-        return seq;
+        return calls.tryClaim();
     }
 
     @Override
     public long claim() {
-        return claim(spec.backpressureTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        return calls.claim();
     }
 
     /**
@@ -226,76 +171,17 @@ final class DefaultPublishChannel implements PublishChannel {
      */
     @Override
     public long claim(long timeout, TimeUnit unit) {
-        long status = tryClaim();
-        if (!worthWaiting(status)) {
-            return status;
-        }
-        long start = System.nanoTime();
-        long deadline = start + unit.toNanos(timeout);
-        boolean counted = status == ClaimStatus.BACK_PRESSURED;
-        for (int idle = 0; System.nanoTime() - deadline < 0 && !Thread.currentThread().isInterrupted(); idle++) {
-            Backoff.idle(idle);
-            if (!life.enterProducer()) {
-                status = life.refusedStatus();
-                break;
-            }
-            try {
-                if (status == ClaimStatus.BATCH_FULL) {
-                    sequencer.publishCommitted();
-                }
-                status = sequencer.claim(Thread.currentThread());
-                if (status > 0) {
-                    producer.stagingView(status).clear();
-                } else if (status == ClaimStatus.BACK_PRESSURED && !counted) {
-                    sequencer.countBackPressured();
-                    counted = true;
-                }
-            } catch (DeviceException ex) {
-                throw life.fail(ex, spec.producer());
-            } finally {
-                life.exitProducer();
-            }
-            if (!worthWaiting(status)) {
-                break;
-            }
-        }
-        sequencer.addWaitNanos(System.nanoTime() - start);
-        return status;
-    }
-
-    private boolean worthWaiting(long status) {
-        return status == ClaimStatus.BACK_PRESSURED
-                || (status == ClaimStatus.BATCH_FULL && !sequencer.holdsWindowFrame(Thread.currentThread()));
+        return calls.claim(timeout, unit);
     }
 
     @Override
     public ByteBuffer buffer() {
-        life.enterProducerOrThrow("buffer()");
-        try {
-            return producer.stagingView(claimOf("buffer()", "call tryClaim() first"));
-        } finally {
-            life.exitProducer();
-        }
+        return calls.buffer();
     }
 
     @Override
     public long devicePointer() {
-        life.enterProducerOrThrow("devicePointer()");
-        try {
-            return producer.devicePointer(claimOf("devicePointer()", "call tryClaim() first"));
-        } finally {
-            life.exitProducer();
-        }
-    }
-
-    /** The calling thread's open claim, or an exception naming the rule. */
-    private long claimOf(String call, String fix) {
-        long seq = sequencer.openClaimOf(Thread.currentThread());
-        if (seq == 0) {
-            throw new IllegalStateException(call + ": no frame is claimed on channel '" + name() + "' by thread '"
-                    + Thread.currentThread().getName() + "'; " + fix + " (a claim belongs to the thread that made it)");
-        }
-        return seq;
+        return calls.devicePointer();
     }
 
     @Override
@@ -318,39 +204,12 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public void commit(int length) {
-        commit(length, "commit", "commit(length)", false);
+        calls.commit(length);
     }
 
     @Override
     public void commitDevice(int length) {
-        commit(length, "commitDevice", "commitDevice(length)", true);
-    }
-
-    /** {@code call} and {@code signature} are constants: nothing is built per frame. */
-    private void commit(int length, String call, String signature, boolean deviceWritten) {
-        life.enterProducerOrThrow(call);
-        try {
-            long seq = claimOf(signature, "call tryClaim() or claim() first and commit the frame it returns");
-            checkLength(length, signature);
-            if (deviceWritten) {
-                producer.setLength(seq, length);
-            } else {
-                producer.copyCommitted(seq, length);
-            }
-            sequencer.markCommitted(seq);
-        } catch (DeviceException ex) {
-            throw life.fail(ex, spec.producer());
-        } finally {
-            life.exitProducer();
-        }
-    }
-
-    private void checkLength(int length, String signature) {
-        if (length < 0 || length > geometry.slotBytes()) {
-            throw new IllegalArgumentException(signature + ": length " + length + " is outside 0.." + geometry.slotBytes()
-                    + ", the slot size of channel '" + name() + "'; write at most " + geometry.slotBytes()
-                    + " bytes per frame or raise the channel's slot-size");
-        }
+        calls.commitDevice(length);
     }
 
     /**
@@ -360,77 +219,17 @@ final class DefaultPublishChannel implements PublishChannel {
      */
     @Override
     public int publish() {
-        if (!life.enterProducer()) {
-            if (life.state() == ChannelState.FAILED || sequencer.holdsWindowFrame(Thread.currentThread())) {
-                life.throwUnusable("publish()", " (this thread's committed frames were not published)");
-            }
-            return 0;
-        }
-        try {
-            return sequencer.publishCommitted();
-        } catch (DeviceException ex) {
-            throw life.fail(ex, spec.producer());
-        } finally {
-            life.exitProducer();
-        }
+        return calls.publish();
     }
 
     @Override
     public long offer(ByteBuffer src) {
-        int length = src.remaining();
-        checkOfferLength(length, "src");
-        return offer(src, null, src.position(), length);
+        return calls.offer(src);
     }
 
     @Override
     public long offer(byte[] src, int offset, int length) {
-        if (offset < 0 || length < 0 || offset + length > src.length) {
-            throw new IndexOutOfBoundsException("offer(src, offset, length): range [" + offset + ", " + (offset + length)
-                    + ") is outside the array of " + src.length + " bytes");
-        }
-        checkOfferLength(length, "length");
-        return offer(null, src, offset, length);
-    }
-
-    /** Claims, copies, commits and publishes one frame from a buffer or an array; never waits. */
-    private long offer(ByteBuffer buffer, byte[] array, int offset, int length) {
-        if (!life.enterProducer()) {
-            return life.refusedStatus();
-        }
-        try {
-            Thread me = Thread.currentThread();
-            long seq = sequencer.claim(me);
-            if (seq == ClaimStatus.BATCH_FULL && !sequencer.holdsWindowFrame(me)) {
-                sequencer.publishCommitted(); // other threads' committed frames fill the window: publish them, try once more
-                seq = sequencer.claim(me);
-            }
-            if (seq == ClaimStatus.BACK_PRESSURED) {
-                sequencer.countBackPressured();
-            }
-            if (seq > 0) {
-                ByteBuffer slot = producer.stagingView(seq);
-                if (buffer != null) {
-                    slot.put(0, buffer, offset, length);
-                } else {
-                    slot.put(0, array, offset, length);
-                }
-                producer.copyCommitted(seq, length);
-                sequencer.markCommitted(seq);
-                sequencer.publishCommitted();
-            }
-            return seq;
-        } catch (DeviceException ex) {
-            throw life.fail(ex, spec.producer());
-        } finally {
-            life.exitProducer();
-        }
-    }
-
-    private void checkOfferLength(int length, String argument) {
-        if (length > geometry.slotBytes()) {
-            throw new IllegalArgumentException("offer: " + argument + " holds " + length + " bytes, more than the slot size "
-                    + geometry.slotBytes() + " of channel '" + name() + "'; send smaller frames or raise the channel's slot-size");
-        }
+        return calls.offer(src, offset, length);
     }
 
     // ---- consumers --------------------------------------------------------------------------
@@ -462,8 +261,8 @@ final class DefaultPublishChannel implements PublishChannel {
             }
             Throwable f = failure();
             return new ChannelSnapshot(name(), state(), f == null ? null : f.getMessage(), spec.producer(), geometry.slots(),
-                    geometry.slotBytes(), spec.delivery(), spec.readMode(), sequencer.claimed(), sequencer.published(),
-                    publishedOnDevice, sequencer.backPressured(), sequencer.waitNanos(), consumers);
+                    geometry.slotBytes(), spec.delivery(), spec.readMode(), sequencer().claimed(), sequencer().published(),
+                    publishedOnDevice, sequencer().backPressured(), sequencer().waitNanos(), consumers);
         } finally {
             if (inside) {
                 exitObserver();

@@ -4,14 +4,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The listener thread of one launcher-driven port: it takes the rounds the port's poller hands over,
- * delivers them ({@link FrameDelivery}, retries and backoff included) and enqueues their ack, so a
- * listener that fails, waits or blocks holds up its own consumer only, never the device loop that
- * serves every other channel of the device. One round at a time; it idles (spin, yield, then park until woken) between rounds.
+ * The listener thread of one launcher-driven port, started the first time the device loop hands it a
+ * round: the rest of a round whose listener failed (backoff, retries, dead letters), and every round of
+ * a listener that once held the loop up. It delivers them ({@link FrameDelivery}) and enqueues their
+ * ack, so a listener that fails, waits or blocks holds up its own consumer only, never the device loop
+ * that serves every other channel of the device. One round at a time; it idles (spin, yield, then park
+ * until woken) between rounds.
  */
 final class DeliveryWorker implements Runnable {
 
-    /** Threads seqlink delivers on: producers called from them may still publish while a runtime drains. */
+    /** Threads seqlink runs listeners on (device loops and listener threads): producers called from them may still publish while a runtime drains. */
     static final class ListenerThread extends Thread {
         ListenerThread(Runnable task, String name) {
             super(task, name);
@@ -24,15 +26,13 @@ final class DeliveryWorker implements Runnable {
     private final ConsumerPort port;
     private final Round round;
     private final RoundMachine rounds;
-    private final Thread poller;
     private final ListenerThread thread;
     private volatile boolean running = true;
 
-    DeliveryWorker(ConsumerPort port, RoundMachine rounds, Thread poller) {
+    DeliveryWorker(ConsumerPort port, RoundMachine rounds) {
         this.port = port;
         this.round = rounds.round();
         this.rounds = rounds;
-        this.poller = poller;
         this.thread = new ListenerThread(this, "seqlink-listener-" + port.channel() + "-" + port.device());
     }
 
@@ -63,7 +63,10 @@ final class DeliveryWorker implements Runnable {
                 Thread.interrupted(); // an interrupt meant for an earlier round must not cut this one's backoff short
                 deliverGuarded();
                 round.status(Round.DONE);
-                LockSupport.unpark(poller);
+                Thread poller = port.seat().engagedLoop();
+                if (poller != null) {
+                    LockSupport.unpark(poller);
+                }
             } else if (++idle <= 100) {
                 Thread.onSpinWait();
             } else if (idle <= 120) {
@@ -79,7 +82,7 @@ final class DeliveryWorker implements Runnable {
             return; // the channel is freeing its memory: nothing is delivered, nothing acknowledged
         }
         try {
-            rounds.deliver(round);
+            rounds.deliver(round, true);
         } finally {
             port.guard().exit();
         }

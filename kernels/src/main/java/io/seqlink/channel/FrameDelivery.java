@@ -10,10 +10,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Delivers one {@link Round} to its listener: per frame, per batch or per device round, with the
- * subscription's retries (the backoff waits happen here, on the thread that delivers: the port's
- * listener thread, or the caller of {@code poll}), then the dead-letter hook; an error handler that
- * refuses a frame holds the consumer at it. Records each delivered frame's publish-to-ack latency. One
- * round at a time: the counters it writes have this one writer.
+ * subscription's retries, then the dead-letter hook; an error handler that refuses a frame holds the
+ * consumer at it. Records each delivered frame's publish-to-ack latency. The device loop delivers
+ * inline but never waits: a failure hands the rest of the round, backoff and retries, to the port's
+ * listener thread; the caller of {@code poll} waits out its own backoffs. One round at a time: the
+ * counters it writes have one writer.
  */
 final class FrameDelivery {
 
@@ -22,6 +23,7 @@ final class FrameDelivery {
     private static final int HANDLED = 1;
     private static final int DEAD_LETTERED = 0;
     private static final int HALTED = -1;
+    private static final int RETRY_ELSEWHERE = -2;
 
     private final ConsumerPort port;
     private final ConsumerTransport transport;
@@ -42,33 +44,45 @@ final class FrameDelivery {
         this.deviceFrames = new DeviceFramesView(port.channel(), port.device(), transport, geometry);
     }
 
-    /** Delivers {@code r}, filling its outcome. Never throws: a device error is kept in the round. */
-    void deliver(Round r) {
+    /**
+     * Delivers {@code r} (or what is left of it), filling its outcome. With {@code mayWait} false (the
+     * device loop delivering inline) it never waits: at the first failure it stops and marks the round
+     * {@link Round#needsRetry}, and the port's listener thread resumes it, backoff first. Never throws:
+     * a device error is kept in the round.
+     */
+    void deliver(Round r, boolean mayWait) {
+        r.needsRetry = false;
         try {
             if (r.subscription.kind == Subscription.Kind.DEVICE) {
-                deliverDevice(r);
+                deliverDevice(r, mayWait);
             } else if (r.subscription.kind == Subscription.Kind.BATCH) {
-                deliverBatch(r, transport.hostRing());
+                deliverBatch(r, transport.hostRing(), mayWait);
             } else {
-                deliverFrames(r, transport.hostRing());
+                deliverFrames(r, transport.hostRing(), mayWait);
             }
         } catch (DeviceException ex) {
             r.deviceFailure = ex;
         } finally {
-            r.attempt(0);
+            r.attempt(r.needsRetry ? r.resumeAttempt : 0);
         }
     }
 
-    private void deliverFrames(Round r, HostRing host) {
-        long handledTo = r.validFrom - 1;
-        for (long s = r.validFrom; s <= r.to; s++) {
+    private void deliverFrames(Round r, HostRing host, boolean mayWait) {
+        long start = r.resumeAttempt > 0 ? r.resumeFrom : r.validFrom;
+        long handledTo = start - 1;
+        for (long s = start; s <= r.to; s++) {
             HostRing.HostFrame f = host.frame(s, 1);
             if (f == null) {
                 r.missed++;
                 handledTo = s;
                 continue;
             }
-            int outcome = deliverFrame(r, f);
+            int firstAttempt = s == start && r.resumeAttempt > 0 ? r.resumeAttempt : 1;
+            int outcome = deliverFrame(r, f, firstAttempt, mayWait);
+            if (outcome == RETRY_ELSEWHERE) {
+                r.resumeFrom = s;
+                break;
+            }
             if (outcome == HALTED) {
                 break;
             }
@@ -79,46 +93,50 @@ final class FrameDelivery {
             }
         }
         r.handledTo = handledTo;
-        latency.recordRound(r.validFrom, handledTo, host);
+        latency.recordRound(start, handledTo, host);
     }
 
-    private int deliverFrame(Round r, HostRing.HostFrame frame) {
+    private int deliverFrame(Round r, HostRing.HostFrame frame, int firstAttempt, boolean mayWait) {
         RetryPolicy retry = r.subscription.retry;
-        Exception last = null;
-        for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
-            if (attempt > 1 && !backoff(r, retry, attempt)) {
-                return HALTED; // the consumer closed while retrying: the frame stays unacknowledged
+        Exception last = r.lastFailure;
+        for (int attempt = firstAttempt; attempt <= retry.maxAttempts(); attempt++) {
+            if (attempt > 1 && !(mayWait ? backoff(retry, attempt) : retryElsewhere(r, attempt, last))) {
+                return mayWait ? HALTED : RETRY_ELSEWHERE; // halted: the consumer closed while retrying, nothing acknowledged
             }
             r.attempt(attempt);
             try {
                 r.subscription.frames.onFrame(frame.rewind(attempt));
+                r.lastFailure = null;
                 return HANDLED;
             } catch (Exception ex) {
                 last = ex;
             }
         }
+        r.lastFailure = null;
         return deadLetter(r, frame.rewind(retry.maxAttempts()), last) ? DEAD_LETTERED : HALTED;
     }
 
-    private void deliverBatch(Round r, HostRing host) {
+    private void deliverBatch(Round r, HostRing host, boolean mayWait) {
         HostRing.FrameList batch = host.batch;
         batch.size = 0;
+        long missed = 0;
         for (long s = r.validFrom; s <= r.to; s++) {
             HostRing.HostFrame f = host.frame(s, 1);
             if (f == null) {
-                r.missed++;
+                missed++;
                 continue;
             }
             batch.frames[batch.size++] = f;
         }
+        r.missed = missed; // the batch is rebuilt when a retry resumes it
         r.handledTo = r.to;
         if (batch.size == 0) {
             return;
         }
         RetryPolicy retry = r.subscription.retry;
-        Exception last = null;
-        for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
-            if (attempt > 1 && !backoff(r, retry, attempt)) {
+        Exception last = r.lastFailure;
+        for (int attempt = r.resumeAttempt > 0 ? r.resumeAttempt : 1; attempt <= retry.maxAttempts(); attempt++) {
+            if (attempt > 1 && !(mayWait ? backoff(retry, attempt) : retryElsewhere(r, attempt, last))) {
                 r.handledTo = r.from - 1;
                 return;
             }
@@ -134,11 +152,13 @@ final class FrameDelivery {
                 }
                 r.taken = (int) (r.to - r.validFrom + 1);
                 r.delivered = r.taken;
+                r.lastFailure = null;
                 return;
             } catch (Exception ex) {
                 last = ex;
             }
         }
+        r.lastFailure = null;
         for (int i = 0; i < batch.size; i++) {
             HostRing.HostFrame f = batch.frames[i];
             if (!deadLetter(r, f.rewind(retry.maxAttempts()), last)) {
@@ -150,13 +170,13 @@ final class FrameDelivery {
         r.taken = (int) (r.to - r.validFrom + 1);
     }
 
-    private void deliverDevice(Round r) {
+    private void deliverDevice(Round r, boolean mayWait) {
         deviceFrames.first = r.from;
         deviceFrames.last = r.to;
         RetryPolicy retry = r.subscription.retry;
-        Exception last = null;
-        for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
-            if (attempt > 1 && !backoff(r, retry, attempt)) {
+        Exception last = r.lastFailure;
+        for (int attempt = r.resumeAttempt > 0 ? r.resumeAttempt : 1; attempt <= retry.maxAttempts(); attempt++) {
+            if (attempt > 1 && !(mayWait ? backoff(retry, attempt) : retryElsewhere(r, attempt, last))) {
                 return; // nothing acknowledged
             }
             r.attempt(attempt);
@@ -170,6 +190,7 @@ final class FrameDelivery {
                 last = ex;
             }
         }
+        r.lastFailure = null;
         if (last != null && !deadLetterDeviceRound(r, last)) {
             return; // halted: nothing acknowledged, the round comes again
         }
@@ -179,6 +200,14 @@ final class FrameDelivery {
             r.delivered = r.taken;
         }
         latency.record(r.to, System.nanoTime());
+    }
+
+    /** The device loop does not wait out a backoff: the round goes to the port's listener thread at {@code attempt}. */
+    private static boolean retryElsewhere(Round r, int attempt, Exception last) {
+        r.needsRetry = true;
+        r.resumeAttempt = attempt;
+        r.lastFailure = last;
+        return false;
     }
 
     /** A device listener gave up on a round: bring its frames to the host and hand each to the error handler. */
@@ -197,7 +226,7 @@ final class FrameDelivery {
     }
 
     /** Waits before attempt {@code attempt}; false when the consumer stopped (closed, dead) or the thread was interrupted. */
-    private boolean backoff(Round r, RetryPolicy retry, int attempt) {
+    private boolean backoff(RetryPolicy retry, int attempt) {
         counters.increment(ConsumerPort.C_RETRIES);
         long deadline = System.nanoTime() + retry.backoffNanos(attempt);
         for (long left; (left = deadline - System.nanoTime()) > 0; ) {

@@ -12,9 +12,10 @@ import java.lang.invoke.VarHandle;
  * before its release of the status and reads the other's after its acquire.
  *
  * <pre>
- *            poller                         deliverer                    poller
- *   IDLE --(consume [+ stage])--> STAGED --(landed)--> READY --(listener)--> DONE --(ack)--> IDLE
- *                       device listener: IDLE --(consume)--> READY
+ *            poller                                    listener thread              poller
+ *   IDLE --(consume [+ stage])--> STAGED --(landed)--> READY --(listener, ack)--> DONE --> IDLE
+ *   device listener: IDLE --(consume)--> (delivered inline) or READY
+ *   inline (the poller delivers): landed --(listener, ack)--> IDLE; at a failure --> READY (retries elsewhere)
  * </pre>
  */
 final class Round {
@@ -63,6 +64,16 @@ final class Round {
     /** A device error the listener's work raised: the consumer dies of it. */
     DeviceException deviceFailure;
 
+    // ---- a delivery the device loop stopped at a failure, for the listener thread to resume ------
+    /** Set when the delivery stopped at a failed attempt without waiting: resume it elsewhere. */
+    boolean needsRetry;
+    /** The attempt to resume with (0: a fresh round). */
+    int resumeAttempt;
+    /** The frame to resume at (per-frame listeners). */
+    long resumeFrom;
+    /** The failure of the last attempt, for the error handler should every retry fail. */
+    Exception lastFailure;
+
     int status() {
         return (int) STATUS.getAcquire(this);
     }
@@ -93,5 +104,9 @@ final class Round {
         this.missed = 0;
         this.holdNanos = 0;
         this.deviceFailure = null;
+        this.needsRetry = false;
+        this.resumeAttempt = 0;
+        this.resumeFrom = from;
+        this.lastFailure = null;
     }
 }

@@ -7,8 +7,9 @@ import io.seqlink.layout.Sequences;
 /**
  * The round state machine of one port, owned by its poller (the launcher's device loop, or the one
  * user thread calling {@code poll}): it decides when a round starts, launches the consume step, stages
- * a host round's frames and watches them land, hands the round to its deliverer, and acknowledges what
- * the deliverer handled. It never runs listener code unless it delivers inline (a user's {@code poll}).
+ * a host round's frames and watches them land, delivers them (or hands them to the port's listener
+ * thread) and acknowledges what was handled. The device loop never waits in it: a failed attempt, and
+ * every round of a listener that once held the loop up, goes to the listener thread.
  *
  * <pre>
  *   IDLE ──mirror moved──> consume step [+ copy to host, write host_round] ──> STAGED ──host_round landed──┐
@@ -65,12 +66,19 @@ final class RoundMachine {
         return holding;
     }
 
+    /** A user's poll: the listener runs on the caller, backoffs included. */
+    static final int USER = 0;
+    /** The device loop: the listener runs inline; a failure hands the round to the port's listener thread. */
+    static final int LOOP = 1;
+    /** The device loop with a listener that once held it up: every round goes to the port's listener thread. */
+    static final int LOOP_DELEGATED = 2;
+
     /**
-     * One step: acknowledges a round its deliverer finished, then starts or follows the next. Delivers
-     * inline when {@code worker} is {@code null}, else hands the round to it. Returns the frames a
-     * finished round took. The caller is the poller, inside the port's memory guard.
+     * One step: acknowledges a round its listener thread finished, then starts or follows the next,
+     * delivering as {@code mode} says. Returns the frames a finished round took. The caller is the
+     * poller, inside the port's memory guard.
      */
-    int step(int maxFrames, DeliveryWorker worker) {
+    int step(int maxFrames, int mode) {
         int taken = 0;
         int status = round.status();
         if (status == Round.DONE) {
@@ -87,12 +95,12 @@ final class RoundMachine {
                 checkPendingStream();
                 return taken;
             }
-            return taken + landed(worker);
+            return taken + landed(mode);
         }
-        return taken + start(maxFrames, worker);
+        return taken + start(maxFrames, mode);
     }
 
-    private int start(int maxFrames, DeliveryWorker worker) {
+    private int start(int maxFrames, int mode) {
         if (holdUntilNanos != 0) {
             if (System.nanoTime() - holdUntilNanos < 0) {
                 return 0;
@@ -123,7 +131,7 @@ final class RoundMachine {
         round.begin(number, from, to, sub);
         transport.consume.enqueue(from, to, number);
         if (sub.kind == Subscription.Kind.DEVICE) {
-            return handOff(worker);
+            return handOff(mode);
         }
         transport.stageToHost(transport.hostRing(), from, to);
         transport.signalHostRound(number);
@@ -133,7 +141,7 @@ final class RoundMachine {
         long spinUntil = now + LANDING_SPIN_NANOS;
         do {
             if (transport.hostRoundLanded(number)) {
-                return landed(worker);
+                return landed(mode);
             }
             Thread.onSpinWait();
         } while (System.nanoTime() - spinUntil < 0);
@@ -141,7 +149,7 @@ final class RoundMachine {
     }
 
     /** The host round reached host memory: the consume step's descriptor says which frames are valid. */
-    private int landed(DeliveryWorker worker) {
+    private int landed(int mode) {
         long readyTo = transport.mirrorWord(ConsumerBlock.READY_TO);
         long validFrom = Math.max(round.from, transport.mirrorWord(ConsumerBlock.VALID_FROM));
         if (validFrom > round.from) {
@@ -150,27 +158,31 @@ final class RoundMachine {
         round.to = readyTo;
         round.validFrom = validFrom;
         round.handledTo = validFrom - 1;
-        return handOff(worker);
+        return handOff(mode);
     }
 
-    private int handOff(DeliveryWorker worker) {
-        if (worker == null) {
-            deliver(round);
-            return acknowledge();
+    /** Delivers the round here, or hands it (or, after a failure here, the rest of it) to the port's listener thread. */
+    private int handOff(int mode) {
+        if (mode != LOOP_DELEGATED) {
+            deliver(round, mode == USER);
+            if (!round.needsRetry) {
+                return acknowledge();
+            }
         }
         round.status(Round.READY);
-        worker.wake();
+        port.seat().listenerThread().wake();
         return 0;
     }
 
     /**
-     * Delivers a handed-over round and enqueues its ack step at once, on the delivering thread: the
-     * producer's backpressure waits for that ack, not for the poller's next look. The poller keeps off
-     * this port's stream until the round is {@code DONE}, so stream order stays consume, listener work, ack.
+     * Delivers a round (the rest of it, when it resumes) and enqueues its ack step at once, on the
+     * delivering thread: the producer's backpressure waits for that ack, not for the poller's next look.
+     * While the round is with the listener thread the poller keeps off this port's stream, so stream
+     * order stays consume, listener work, ack.
      */
-    void deliver(Round r) {
-        delivery.deliver(r);
-        if (r.deviceFailure == null && r.handledTo >= r.from) {
+    void deliver(Round r, boolean mayWait) {
+        delivery.deliver(r, mayWait);
+        if (!r.needsRetry && r.deviceFailure == null && r.handledTo >= r.from) {
             try {
                 transport.ack.enqueue(r.handledTo);
                 port.markProgress();

@@ -1,5 +1,6 @@
 package io.seqlink.launcher;
 
+import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.PortDriver;
 import io.seqlink.idle.IdleStrategy;
@@ -12,8 +13,13 @@ import org.slf4j.LoggerFactory;
  * The polling loop of one consumer device, on a thread of its own (a driver context is bound to a
  * thread): each pass runs one bounded round step per subscribed, active port on the device, and idles
  * with its strategy when no port found work. The loop, not a GPU thread, decides when to look again.
- * It never runs listener code: each port's listener has its own thread, so a failing, retrying or
- * blocked listener delays no other channel of the device.
+ *
+ * <p>The loop runs listeners inline (no thread hop on the fast path) but never waits for one: a failed
+ * attempt's retries go to the port's listener thread, and when a listener holds the loop up for longer
+ * than {@link Launcher#HANDOFF_AFTER} the watchdog {@link #supersede supersedes} the loop thread: a new
+ * thread serves every port of the device, the stuck one finishes its round and ends, and that port's
+ * listener gets a thread of its own from then on. Another channel of the device waits at most that
+ * long, plus the watchdog's tick.
  */
 final class DeviceLoop implements Runnable {
 
@@ -27,7 +33,12 @@ final class DeviceLoop implements Runnable {
     /** The same ports as an array for the loop: iterating the list allocated an iterator per pass. */
     private volatile PortDriver[] polled = new PortDriver[0];
     private volatile boolean running;
+    /** The thread serving the device now; a thread that finds it is not this one stops. */
     private volatile Thread thread;
+    /** When the current port step began (0: between steps), and its port: what the watchdog watches. */
+    private volatile long stepSince;
+    private volatile PortDriver stepPort;
+    private int generation;
     private long lastErrorLogNanos;
     private volatile long passes;
 
@@ -72,18 +83,44 @@ final class DeviceLoop implements Runnable {
             return;
         }
         running = true;
-        Thread t = new Thread(this, "seqlink-launcher-" + device);
-        t.setDaemon(true);
+        startThread();
+    }
+
+    /** A new loop thread, engaged with every port before it polls. */
+    private void startThread() {
+        Thread t = Channels.listenerThread(this, "seqlink-launcher-" + device + (generation++ == 0 ? "" : "-" + generation));
         synchronized (ports) {
             thread = t;
+            stepSince = 0;
+            stepPort = null;
             for (PortDriver p : ports) {
-                p.engage(t); // users may no longer poll these ports
+                p.engage(t); // users may no longer poll these ports; a superseded loop thread gets nothing
             }
         }
         t.start();
     }
 
-    /** Stops the loop (it runs no listener, so it ends within a pass) and the ports' listener threads by {@code deadlineNanos}. */
+    /**
+     * The watchdog's look: if one port step (a listener, in practice) has held the loop thread for
+     * {@code afterNanos}, that port's listener gets a thread of its own and a new loop thread serves the
+     * device. True when it did.
+     */
+    synchronized boolean supersede(long nowNanos, long afterNanos) {
+        long since = stepSince;
+        PortDriver stuck = stepPort;
+        Thread old = thread;
+        if (!running || old == null || since == 0 || stuck == null || nowNanos - since < afterNanos || !stuck.inListener()) {
+            return false; // only a listener is handed over: a loop waiting on its device would wait on any thread
+        }
+        stuck.delegate();
+        startThread();
+        log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms; it gets a thread of its "
+                + "own from now on, and thread '{}' serves the device's other consumers (the old one ends when the listener "
+                + "returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since), thread.getName());
+        return true;
+    }
+
+    /** Stops the loop within {@code deadlineNanos} (it waits for no listener: a stuck one was superseded) and the ports' listener threads. */
     synchronized void stop(long deadlineNanos) {
         running = false;
         Thread t = thread;
@@ -108,9 +145,13 @@ final class DeviceLoop implements Runnable {
 
     @Override
     public void run() {
-        while (running) {
+        Thread me = Thread.currentThread();
+        while (running && thread == me) {
             int work = 0;
             for (PortDriver port : polled) {
+                if (thread != me) {
+                    return; // superseded while a listener held us: the new thread serves the device
+                }
                 if (port.port().state() == ConsumerState.CLOSED) {
                     remove(port);
                     port.release();
@@ -119,6 +160,8 @@ final class DeviceLoop implements Runnable {
                 if (!port.port().subscribed()) {
                     continue;
                 }
+                stepPort = port;
+                stepSince = System.nanoTime();
                 try {
                     work += port.poll(batchSize);
                 } catch (Throwable t) {
@@ -127,7 +170,15 @@ final class DeviceLoop implements Runnable {
                         lastErrorLogNanos = now;
                         log.error("seqlink launcher for device {}: polling {} failed", device, port.port(), t);
                     }
+                } finally {
+                    if (thread == me) {
+                        stepSince = 0;
+                        stepPort = null;
+                    }
                 }
+            }
+            if (thread != me) {
+                return;
             }
             passes++;
             idle.idle(work);

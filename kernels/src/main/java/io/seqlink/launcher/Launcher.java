@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives every consumer: one {@link DeviceLoop} per consumer device, each on its own thread, plus a
- * stall watchdog thread that looks at every consumer's acknowledgements. Ports can be registered
- * before or after {@link #start()}; from the start on, the launcher is each registered port's only
- * poller (a user's {@code poll} is refused), and each port's listener runs on a thread of its own.
+ * watchdog thread that, every millisecond, moves a device loop held up by a listener to a new thread
+ * ({@link #HANDOFF_AFTER}) and, every watchdog period, looks at every consumer's acknowledgements for
+ * stalls. Ports can be registered before or after {@link #start()}; from the start on, the launcher is
+ * each registered port's only poller (a user's {@code poll} is refused).
  *
  * <p>Every method is safe from any thread; {@link #start()} and {@link #stop(Duration)} are
  * serialized. {@link #awaitDrained} and {@link #stop(Duration)} return at their timeout, and at once
@@ -29,6 +30,13 @@ public final class Launcher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Launcher.class);
     /** How long {@link #close()} and {@link #stop()} give listeners still in a call. */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * How long one listener call may hold a device loop before the loop moves to a new thread (and that
+     * listener to a thread of its own): what another channel of the device can be delayed by, plus the
+     * watchdog's 1 ms tick.
+     */
+    public static final Duration HANDOFF_AFTER = Duration.ofMillis(2);
+    private static final long TICK_NANOS = 1_000_000;
 
     private final LauncherSettings settings;
     private final Map<Integer, DeviceLoop> loops = new ConcurrentHashMap<>();
@@ -150,18 +158,26 @@ public final class Launcher implements AutoCloseable {
 
     private void watch() {
         long periodNanos = settings.watchdogPeriod().toNanos();
+        long handoffNanos = HANDOFF_AFTER.toNanos();
+        long nextStallCheck = System.nanoTime();
         while (running) {
             long now = System.nanoTime();
             for (DeviceLoop loop : loops.values()) {
-                for (PortDriver p : loop.ports()) {
-                    try {
-                        p.checkStall(now);
-                    } catch (RuntimeException ex) {
-                        log.debug("seqlink watchdog: {} could not be checked: {}", p, ex.toString());
+                loop.supersede(now, handoffNanos);
+            }
+            if (now - nextStallCheck >= 0) {
+                nextStallCheck = now + periodNanos;
+                for (DeviceLoop loop : loops.values()) {
+                    for (PortDriver p : loop.ports()) {
+                        try {
+                            p.checkStall(now);
+                        } catch (RuntimeException ex) {
+                            log.debug("seqlink watchdog: {} could not be checked: {}", p, ex.toString());
+                        }
                     }
                 }
             }
-            LockSupport.parkNanos(periodNanos);
+            LockSupport.parkNanos(Math.min(periodNanos, TICK_NANOS));
             if (Thread.interrupted() && !running) {
                 return;
             }

@@ -122,8 +122,11 @@ final class ChannelLife {
         if (!producers.enter()) {
             return false;
         }
-        ChannelState s = state();
-        if (s == ChannelState.OPEN || (s == ChannelState.DRAINING && admitListeners && DeliveryWorker.onListenerThread())) {
+        return phase.get() == OPEN || admitWhileDraining(); // OPEN is one instance: the check is a load and a compare
+    }
+
+    private boolean admitWhileDraining() {
+        if (state() == ChannelState.DRAINING && admitListeners && DeliveryWorker.onListenerThread()) {
             return true;
         }
         producers.exit();

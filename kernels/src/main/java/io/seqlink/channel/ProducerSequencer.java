@@ -30,9 +30,12 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code latest} consumers, and it keeps the window's indices distinct.
  *
  * <p>Publishing and the lost wake-up: a thread that commits and then fails to take the publisher
- * lock leaves its frame to the lock holder, which looks at the next frame once more after it lets the
- * lock go. The commit mark, the lock and that last look are volatile, so either the holder sees the
- * commit or the committing thread got the lock (Dekker's argument over the two variables).
+ * flag leaves its frame to the flag's holder, which looks at the next commit mark once more after it
+ * lets the flag go (a volatile store, then a volatile load). The committer, on failing, fences and
+ * looks at the flag again: if it is still held, the holder's last look comes after the committer's
+ * mark, so either the holder sees the commit or the committer takes the flag (Dekker's argument over the
+ * two variables, with a fence on each side). A thread that takes the flag at once pays no fence: a
+ * single producer publishes with one compare-and-set and one volatile store per batch.
  */
 final class ProducerSequencer extends ProducerSequencerFields {
 
@@ -150,37 +153,45 @@ final class ProducerSequencer extends ProducerSequencerFields {
         }
     }
 
-    /** {@code thread}'s uncommitted claim, or 0. */
+    /**
+     * {@code thread}'s uncommitted claim, or 0. A thread holds at most one, and it is its latest claim
+     * (it cannot claim again before committing), so the scan stops at the first frame of the thread's it
+     * meets, from the newest down: one look for a single producer.
+     */
     long openClaimOf(Thread thread) {
+        long c = (long) CLAIMED.getVolatile(this);
+        int i = (int) c & mask;
+        // the newest claim is this thread's (always so for a single producer): its only possible open one
+        long s = (long) LONGS.getAcquire(claimSeq, i) == c && THREADS.getOpaque(owner, i) == thread ? c : latestOf(thread);
+        return s > 0 && (long) LONGS.getAcquire(committed, (int) s & mask) != s
+                && (long) LONGS.getAcquire(claimSeq, (int) s & mask) == s ? s : 0; // not reused meanwhile by s + window
+    }
+
+    /** Whether {@code thread} claimed a frame of the open window, committed or not. */
+    boolean holdsWindowFrame(Thread thread) {
+        return latestOf(thread) > 0;
+    }
+
+    /** The newest sequence of the open window that {@code thread} claimed, or 0. */
+    private long latestOf(Thread thread) {
         // claimed before published: the range then spans at most maxBatch sequences, so no index repeats in it
         long c = (long) CLAIMED.getVolatile(this);
         for (long s = c, p = (long) PUBLISHED.getAcquire(this); s > p; s--) {
             int i = (int) s & mask;
-            if ((long) LONGS.getAcquire(claimSeq, i) == s && THREADS.getOpaque(owner, i) == thread
-                    && (long) LONGS.getVolatile(committed, i) != s
-                    && (long) LONGS.getAcquire(claimSeq, i) == s) { // not reused meanwhile by s + window
+            if ((long) LONGS.getAcquire(claimSeq, i) == s && THREADS.getOpaque(owner, i) == thread) {
                 return s;
             }
         }
         return 0;
     }
 
-    /** Whether {@code thread} claimed a frame of the open window, committed or not. */
-    boolean holdsWindowFrame(Thread thread) {
-        long c = (long) CLAIMED.getVolatile(this);
-        for (long s = c, p = (long) PUBLISHED.getAcquire(this); s > p; s--) {
-            int i = (int) s & mask;
-            if ((long) LONGS.getAcquire(claimSeq, i) == s && THREADS.getOpaque(owner, i) == thread
-                    && s > (long) PUBLISHED.getAcquire(this)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Marks {@code sequence} committed: its data and length were enqueued before this call. */
+    /**
+     * Marks {@code sequence} committed: its data and length were enqueued before this call. A release
+     * store: a committer that then finds the publisher busy fences before it looks at the publisher again
+     * ({@link #publishCommitted}), which is the half of Dekker's argument this store needs.
+     */
     void markCommitted(long sequence) {
-        LONGS.setVolatile(committed, (int) sequence & mask, sequence);
+        LONGS.setRelease(committed, (int) sequence & mask, sequence);
     }
 
     /**
@@ -192,7 +203,11 @@ final class ProducerSequencer extends ProducerSequencerFields {
         int total = 0;
         for (;;) {
             if (!PUBLISHING.compareAndSet(this, 0, 1)) {
-                return total;
+                VarHandle.fullFence(); // our commit mark before our look at the publisher flag
+                if ((int) PUBLISHING.getVolatile(this) != 0) {
+                    return total; // the publisher looks at the next commit mark after it lets go: ours
+                }
+                continue; // it let go meanwhile: take it
             }
             try {
                 long p = (long) PUBLISHED.getOpaque(this); // only the publisher writes it

@@ -3,22 +3,27 @@ package io.seqlink.correctness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ClaimStatus;
+import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
  * Issue 10, row 8: a producer interrupted inside {@code claim(timeout)} returns promptly, with the
- * interrupt flag still set, instead of spinning for the rest of the timeout.
+ * interrupt flag still set, instead of spinning for the rest of the timeout; so do a drain and the
+ * runtime's close waiting for a consumer that does not come.
  */
 class InterruptibleWaitsTest {
 
     @Test
     void anInterruptedClaimReturnsPromptlyAndKeepsTheFlag() throws Exception {
-        try (SeqlinkRuntime rt = Rig.runtime(2).open()) {
+        try (SeqlinkRuntime rt = Rig.runtime(2).drainTimeout(Duration.ZERO).open()) {
             PublishChannel ch = rt.openChannel(Rig.channel("full", 0, 1).slots(4).maxPublishBatch(1).build());
             for (int i = 0; i < 4; i++) {
                 assertThat(ch.offer(new byte[8], 0, 8)).isPositive(); // nobody consumes: the ring is full
@@ -33,7 +38,7 @@ class InterruptibleWaitsTest {
                 flagKept.set(Thread.currentThread().isInterrupted());
             });
             producer.start();
-            assertThat(Rig.await(java.time.Duration.ofSeconds(5), () -> producer.getState() == Thread.State.TIMED_WAITING
+            assertThat(Rig.await(Duration.ofSeconds(5), () -> producer.getState() == Thread.State.TIMED_WAITING
                     || producer.getState() == Thread.State.RUNNABLE)).isTrue();
             Thread.sleep(50); // inside the wait
             long interruptedAt = System.nanoTime();
@@ -45,5 +50,54 @@ class InterruptibleWaitsTest {
             assertThat(afterInterrupt).as("returned %d ms after the interrupt", afterInterrupt / 1_000_000)
                     .isLessThan(TimeUnit.SECONDS.toNanos(1));
         }
+    }
+
+    @Test
+    void anInterruptedDrainReturnsPromptlyReportsItAndKeepsTheFlag() throws Exception {
+        try (SeqlinkRuntime rt = Rig.runtime(2).drainTimeout(Duration.ZERO).open()) {
+            PublishChannel ch = rt.openChannel(Rig.channel("undrained", 0, 1).build());
+            assertThat(ch.offer(new byte[8], 0, 8)).isEqualTo(1); // nobody consumes it
+            AtomicReference<DrainReport> report = new AtomicReference<>();
+            AtomicBoolean flagKept = new AtomicBoolean();
+            Thread closer = new Thread(() -> {
+                report.set(ch.drainAndClose(Duration.ofSeconds(10)));
+                flagKept.set(Thread.currentThread().isInterrupted());
+            });
+            closer.start();
+            assertThat(Rig.await(Duration.ofSeconds(5), () -> ch.state() == ChannelState.DRAINING)).isTrue();
+            long interruptedAt = System.nanoTime();
+            closer.interrupt();
+            closer.join(10_000);
+            long afterInterrupt = System.nanoTime() - interruptedAt;
+            assertThat(afterInterrupt).as("returned %d ms after the interrupt", afterInterrupt / 1_000_000)
+                    .isLessThan(TimeUnit.SECONDS.toNanos(1));
+            assertThat(flagKept.get()).isTrue();
+            assertThat(report.get().interrupted()).isTrue();
+            assertThat(report.get().undelivered()).containsEntry(1, 1L);
+            assertThat(ch.state()).isEqualTo(ChannelState.CLOSED);
+        }
+    }
+
+    @Test
+    void anInterruptedRuntimeCloseReturnsPromptlyAndKeepsTheFlag() throws Exception {
+        SeqlinkRuntime rt = Rig.runtime(2).drainTimeout(Duration.ofSeconds(10)).open();
+        PublishChannel ch = rt.openChannel(Rig.channel("undrained", 0, 1).build());
+        assertThat(ch.offer(new byte[8], 0, 8)).isEqualTo(1);
+        AtomicBoolean flagKept = new AtomicBoolean();
+        Thread closer = new Thread(() -> {
+            rt.close();
+            flagKept.set(Thread.currentThread().isInterrupted());
+        });
+        closer.start();
+        assertThat(Rig.await(Duration.ofSeconds(5), () -> ch.state() == ChannelState.DRAINING)).isTrue();
+        long interruptedAt = System.nanoTime();
+        closer.interrupt();
+        closer.join(10_000);
+        long afterInterrupt = System.nanoTime() - interruptedAt;
+        assertThat(afterInterrupt).as("returned %d ms after the interrupt", afterInterrupt / 1_000_000)
+                .isLessThan(TimeUnit.SECONDS.toNanos(2));
+        assertThat(flagKept.get()).isTrue();
+        assertThat(rt.closed()).isTrue();
+        assertThat(rt.drainReports()).singleElement().satisfies(r -> assertThat(r.interrupted()).isTrue());
     }
 }

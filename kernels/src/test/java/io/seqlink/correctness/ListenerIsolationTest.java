@@ -38,6 +38,9 @@ class ListenerIsolationTest {
 
             long worst = worstDelay(healthy, delivered);
             assertThat(worst).as("slowest healthy frame, ms, while the other listener retries").isLessThan(BOUND_MILLIS);
+            assertThat(failing.consumer(1).retrying()).as("the failing consumer shows it retries").isTrue();
+            assertThat(failing.consumer(1).snapshot().retrying()).isTrue();
+            assertThat(healthy.consumer(1).retrying()).isFalse();
         }
     }
 

@@ -1,13 +1,8 @@
 package io.seqlink.jmh;
 
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.BackendSelection;
-import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
-import io.seqlink.idle.IdleStrategyKind;
-import io.seqlink.launcher.LauncherSettings;
-import io.seqlink.topology.VerifierSettings;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -56,10 +51,7 @@ public class SeqlinkMultiProducerBenchmark {
 
     @Setup(Level.Trial)
     public void open() {
-        runtime = SeqlinkRuntime.builder().backend(BackendSelection.EMULATED).emulated(EmulatedTopology.allNvlink(2))
-                .verifier(VerifierSettings.defaults().withEnabled(false))
-                .launcher(new LauncherSettings(IdleStrategyKind.YIELD, 256, Duration.ofMillis(100)))
-                .open();
+        runtime = SeqlinkEmulatedBenchmark.openRuntime(2);
         channel = runtime.openChannel(ChannelSpec.builder("multi").producer(0).consumers(1)
                 .slots(SeqlinkEmulatedBenchmark.SLOTS).slotBytes(payload).maxPublishBatch(SeqlinkEmulatedBenchmark.BATCH).build());
         channel.consumer(1).subscribe(new SeqlinkEmulatedBenchmark.Reader(payload));

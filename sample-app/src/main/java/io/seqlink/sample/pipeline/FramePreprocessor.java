@@ -24,8 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * which releases up to {@code max-publish-batch} frames with one atomic add. Reusing the scratch image
  * is safe for the same reason: the next frame's pattern kernel runs after this frame's normalise.
  *
- * <p>A channel has one producer at a time; HTTP requests and the background source take turns
- * through a lock. Before each claim the producer also takes a credit (at most
+ * <p>HTTP requests and the background source take turns through a lock: a channel takes claims from
+ * any number of threads, but one producer at a time keeps an injection's frames contiguous (its answer
+ * names the first and last sequence) and the credit count simple. Before each claim the producer also takes a credit (at most
  * {@code sample.pipeline.max-in-flight} frames between preparation and collection), which keeps every
  * inference device's result ring from overflowing without any consumer ever waiting.
  */

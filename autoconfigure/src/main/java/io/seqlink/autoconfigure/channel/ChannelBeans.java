@@ -6,6 +6,9 @@ import io.seqlink.channel.PublishChannel;
 /** The factory method behind the channel bean definitions: the runtime's channel of a name. */
 public final class ChannelBeans {
 
+    /** The bean definition attribute that holds the channel's name on every channel bean definition. */
+    public static final String CHANNEL_ATTRIBUTE = "seqlink.channel";
+
     private ChannelBeans() {
     }
 

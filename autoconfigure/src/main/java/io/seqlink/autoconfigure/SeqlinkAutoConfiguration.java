@@ -1,18 +1,24 @@
 package io.seqlink.autoconfigure;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.Violation;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the
  * seqlink runtime: opens the backend ({@code seqlink.backend}), verifies the links the configured
  * channels use, and opens the channels, all at startup. A configuration problem, an unusable backend
- * or an unsupported link fails startup with a report (see the failure analyzers). The runtime's
+ * or an unsupported link fails startup with a report (see the failure analyzers); so does a
+ * {@code seqlink.*} key that names no property, unless {@code seqlink.fail-on-unknown-properties=false}. The runtime's
  * launcher is started later, once the context is ready, by the listener registry.
  */
 @AutoConfiguration
@@ -20,9 +26,17 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(SeqlinkProperties.class)
 public final class SeqlinkAutoConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(SeqlinkAutoConfiguration.class);
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers) {
-        return SeqlinkRuntimeFactory.create(properties, customizers.orderedStream().toList());
+    SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers,
+            Environment environment) {
+        List<Violation> unknown = UnknownProperties.find(environment);
+        if (!unknown.isEmpty() && !properties.failOnUnknownProperties()) {
+            unknown.forEach(v -> log.warn("seqlink: ignoring {}: {} ({})", v.property(), v.problem(), v.fix()));
+            unknown = List.of();
+        }
+        return SeqlinkRuntimeFactory.create(properties, unknown, customizers.orderedStream().toList());
     }
 }

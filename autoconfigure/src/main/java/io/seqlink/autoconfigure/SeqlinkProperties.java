@@ -39,12 +39,15 @@ import org.springframework.util.unit.DataSize;
  * @param listener How @ChannelListener methods are run and retried.
  * @param health   When the 'seqlink' health contributor reports a degraded state.
  * @param shutdown What happens to in-flight frames when the application stops.
+ * @param failOnUnknownProperties Whether a seqlink.* key that names no property (a misspelling such as
+ *                 'slot-sise') fails startup, naming the key and the nearest valid one. When false, such keys
+ *                 are logged as a warning and ignored (e.g. to run a configuration written for a newer version).
  */
 @ConfigurationProperties("seqlink")
 public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultValue("auto") BackendSelection backend,
         @DefaultValue Topology topology, @DefaultValue Verify verify, @DefaultValue Emulated emulated,
         Map<String, Channel> channels, @DefaultValue Launcher launcher, @DefaultValue Listener listener,
-        @DefaultValue Health health, @DefaultValue Shutdown shutdown) {
+        @DefaultValue Health health, @DefaultValue Shutdown shutdown, @DefaultValue("true") boolean failOnUnknownProperties) {
 
     public SeqlinkProperties {
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));

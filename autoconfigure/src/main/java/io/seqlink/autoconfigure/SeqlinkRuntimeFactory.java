@@ -32,12 +32,17 @@ public final class SeqlinkRuntimeFactory {
     /**
      * The open runtime with every configured channel open, its launcher not yet started.
      *
+     * @param properties  the bound configuration
+     * @param unknownKeys problems found before binding (keys that name no property), reported first
+     * @param customizers applied to the builder, in order
      * @throws SeqlinkConfigurationException listing every invalid property
      * @throws io.seqlink.backend.BackendUnavailableException when {@code seqlink.backend=cuda} cannot run here
      * @throws io.seqlink.topology.UnsupportedLinkException when a link is worse than required under policy fail
      */
-    public static SeqlinkRuntime create(SeqlinkProperties properties, List<SeqlinkRuntimeBuilderCustomizer> customizers) {
-        List<Violation> problems = SeqlinkPropertiesValidator.validate(properties);
+    public static SeqlinkRuntime create(SeqlinkProperties properties, List<Violation> unknownKeys,
+            List<SeqlinkRuntimeBuilderCustomizer> customizers) {
+        List<Violation> problems = new ArrayList<>(unknownKeys);
+        problems.addAll(SeqlinkPropertiesValidator.validate(properties));
         if (!problems.isEmpty()) {
             throw new SeqlinkConfigurationException(problems);
         }

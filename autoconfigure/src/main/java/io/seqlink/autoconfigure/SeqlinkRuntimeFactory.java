@@ -1,5 +1,6 @@
 package io.seqlink.autoconfigure;
 
+import io.seqlink.MissingDevicesException;
 import io.seqlink.SeqlinkConfigurationException;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.emulated.EmulatedTopology;
@@ -54,6 +55,8 @@ public final class SeqlinkRuntimeFactory {
         SeqlinkRuntime runtime;
         try {
             runtime = builder.open();
+        } catch (MissingDevicesException ex) {
+            throw new SeqlinkConfigurationException(DeviceViolations.ofTopology(ex, properties));
         } catch (SeqlinkConfigurationException ex) {
             throw new SeqlinkConfigurationException(SeqlinkPropertiesValidator.qualified(ex.violations()));
         }
@@ -61,7 +64,10 @@ public final class SeqlinkRuntimeFactory {
             List<Violation> channelProblems = new ArrayList<>();
             specs.forEach((name, spec) -> {
                 if (runtime.channel(name).isEmpty()) {
-                    channelProblems.addAll(runtime.validate(spec, SeqlinkPropertiesValidator.channelPrefix(name)));
+                    String prefix = SeqlinkPropertiesValidator.channelPrefix(name);
+                    // devices first, with the fix for this backend; the runtime's checks once the devices are right
+                    List<Violation> devices = DeviceViolations.ofChannel(spec, prefix, runtime, properties);
+                    channelProblems.addAll(devices.isEmpty() ? runtime.validate(spec, prefix) : devices);
                 }
             });
             if (!channelProblems.isEmpty()) {

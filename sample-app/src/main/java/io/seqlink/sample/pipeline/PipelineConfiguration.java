@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.spring.support.BackendReasons;
 import io.seqlink.backend.BackendKind;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameErrorHandler;
@@ -107,7 +108,7 @@ public class PipelineConfiguration {
             SeqlinkRuntime rt = pipeline.runtime();
             Health.Builder b = s.failures() == 0 ? Health.up() : Health.down();
             b.withDetail("backend", rt.backendKind().name().toLowerCase(Locale.ROOT))
-                    .withDetail("backendReason", rt.backendReason());
+                    .withDetail("backendReason", BackendReasons.summary(rt));
             if (rt.backendKind() == BackendKind.EMULATED) {
                 b.withDetail("note", "running on the emulated backend: the pipeline's protocol and kernels run in Java, "
                         + "no GPU is used");

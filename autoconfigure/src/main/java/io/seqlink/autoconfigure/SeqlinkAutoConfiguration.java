@@ -2,6 +2,7 @@ package io.seqlink.autoconfigure;
 
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.channel.Violation;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,9 @@ import org.springframework.core.env.Environment;
  * seqlink runtime: opens the backend ({@code seqlink.backend}), verifies the links the configured
  * channels use, and opens the channels, all at startup. A configuration problem, an unusable backend
  * or an unsupported link fails startup with a report (see the failure analyzers); so does a
- * {@code seqlink.*} key that names no property, unless {@code seqlink.fail-on-unknown-properties=false}. The runtime's
+ * {@code seqlink.*} key of the configuration that names no property, unless
+ * {@code seqlink.fail-on-unknown-properties=false} (such keys from environment variables or system
+ * properties are only warned about). The runtime's
  * launcher is started later, once the context is ready, by the listener registry.
  */
 @AutoConfiguration
@@ -32,11 +35,14 @@ public final class SeqlinkAutoConfiguration {
     @ConditionalOnMissingBean
     SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers,
             Environment environment) {
-        List<Violation> unknown = UnknownProperties.find(environment);
-        if (!unknown.isEmpty() && !properties.failOnUnknownProperties()) {
-            unknown.forEach(v -> log.warn("seqlink: ignoring {}: {} ({})", v.property(), v.problem(), v.fix()));
+        UnknownProperties.Found found = UnknownProperties.find(environment);
+        List<Violation> unknown = found.configured();
+        List<Violation> warned = new ArrayList<>(found.machine());
+        if (!properties.failOnUnknownProperties()) {
+            warned.addAll(unknown);
             unknown = List.of();
         }
+        warned.forEach(v -> log.warn("seqlink: ignoring {}: {} ({})", v.property(), v.problem(), v.fix()));
         return SeqlinkRuntimeFactory.create(properties, unknown, customizers.orderedStream().toList());
     }
 }

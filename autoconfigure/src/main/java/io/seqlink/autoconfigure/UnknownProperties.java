@@ -22,6 +22,8 @@ import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /**
  * Finds {@code seqlink.*} keys that bind to nothing ({@code slot-sise}, {@code consumer}) and names the
@@ -42,28 +44,52 @@ final class UnknownProperties {
     private UnknownProperties() {
     }
 
-    /** Every unknown {@code seqlink.*} key in {@code environment}, as a violation naming the nearest valid key. */
-    static List<Violation> find(Environment environment) {
+    /**
+     * Every unknown {@code seqlink.*} key in {@code environment}, as a violation naming the nearest valid
+     * key: in {@link Found#configured()} those the application's configuration sets (files, command
+     * line, test properties); in {@link Found#machine()} those from environment variables and JVM system
+     * properties, which other programs on the machine share (a {@code SEQLINK_HOME}, say), so they are
+     * only worth a warning.
+     */
+    static Found find(Environment environment) {
         List<ConfigurationProperty> unbound;
         try {
             Binder.get(environment).bind(ROOT, Bindable.of(SeqlinkProperties.class),
                     new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
-            return List.of();
+            return new Found(List.of(), List.of());
         } catch (BindException ex) {
             if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException u)) {
-                return List.of(); // a value that does not convert: the real binding reports it, naming the property
+                // a value that does not convert: the real binding reports it, naming the property
+                return new Found(List.of(), List.of());
             }
             unbound = new ArrayList<>(u.getUnboundProperties());
         }
-        Map<String, Violation> violations = new LinkedHashMap<>();
+        Map<String, Violation> configured = new LinkedHashMap<>();
+        Map<String, Violation> machine = new LinkedHashMap<>();
         unbound.sort(Comparator.comparing(p -> p.getName().toString()));
         for (ConfigurationProperty p : unbound) {
             Unknown u = locate(p.getName());
             if (u != null) {
-                violations.putIfAbsent(u.key(), violation(u, p));
+                (fromTheMachine(p) ? machine : configured).putIfAbsent(u.key(), violation(u, p));
             }
         }
-        return List.copyOf(violations.values());
+        return new Found(List.copyOf(configured.values()), List.copyOf(machine.values()));
+    }
+
+    private static boolean fromTheMachine(ConfigurationProperty p) {
+        Object source = p.getSource() == null ? null : p.getSource().getUnderlyingSource();
+        String name = source instanceof PropertySource<?> ps ? ps.getName() : "";
+        return StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(name)
+                || StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME.equals(name);
+    }
+
+    /**
+     * Unknown keys found.
+     *
+     * @param configured set by the application's configuration: fail startup (unless opted out)
+     * @param machine    set by environment variables or system properties: warned about
+     */
+    record Found(List<Violation> configured, List<Violation> machine) {
     }
 
     /**

@@ -18,8 +18,9 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * A {@code seqlink.*} key that names no property fails startup, naming the key, the nearest valid one
- * and the keys beside it; every relaxed form Spring Boot binds passes.
+ * A {@code seqlink.*} key of the configuration that names no property fails startup, naming the key,
+ * the nearest valid one and the keys beside it; every relaxed form Spring Boot binds passes; keys
+ * from environment variables and system properties, which the machine shares, are warned about.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class UnknownPropertiesTests {
@@ -98,16 +99,20 @@ class UnknownPropertiesTests {
     }
 
     @Test
-    void aMisspeltEnvironmentVariableIsNamedToo() {
+    void anUnknownEnvironmentVariableOrSystemPropertyIsWarnedAboutNotFatal(CapturedOutput output) {
         runner.withPropertyValues("seqlink.channels.frames.consumers=1")
+                .withSystemProperties("seqlink.root=/opt/seqlink")
                 .withInitializer(context -> context.getEnvironment().getPropertySources().replace(
                         StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                         new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                                Map.of("SEQLINK_CHANNELS_FRAMES_SLOTSISE", "4KB"))))
-                .run(context -> assertThat(report(context.getStartupFailure()))
-                        .contains("Property: seqlink.channels.frames.slotsise")
-                        .contains("SEQLINK_CHANNELS_FRAMES_SLOTSISE")
-                        .contains("did you mean seqlink.channels.frames.slot-size?"));
+                                Map.of("SEQLINK_CHANNELS_FRAMES_SLOTSISE", "4KB", "SEQLINK_HOME", "/opt/seqlink"))))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("seqlink: ignoring seqlink.channels.frames.slotsise")
+                            .contains("SEQLINK_CHANNELS_FRAMES_SLOTSISE")
+                            .contains("did you mean seqlink.channels.frames.slot-size?")
+                            .contains("seqlink: ignoring seqlink.home").contains("seqlink: ignoring seqlink.root");
+                });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.seqlink.test;
 
+import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.ConsumerState;
@@ -48,6 +49,12 @@ public final class SeqlinkTestUtils {
     /** Waits until every live consumer of {@code channel} has acknowledged everything published so far. */
     public static void awaitDrained(PublishChannel channel, Duration timeout) {
         awaitAcknowledged(channel, channel.snapshot().published(), timeout);
+    }
+
+    /** Waits until {@code channel} is in {@code state} (say {@code FAILED} after a device fault). */
+    public static void awaitState(PublishChannel channel, ChannelState state, Duration timeout) {
+        await(() -> channel.state() == state, timeout, () -> "channel '" + channel.name() + "' to be " + state + "; it is "
+                + channel.state() + (channel.failure() == null ? "" : " (" + channel.failure().getMessage() + ")"));
     }
 
     /** Waits until the consumer on {@code device} of {@code channel} satisfies {@code condition}; its snapshot. */

@@ -33,8 +33,9 @@ import org.springframework.util.unit.DataSize;
  * @param topology Devices in use and what channels require of the links between them.
  * @param verify   How the startup verifier proves each link a channel uses.
  * @param emulated The simulated machine used by the emulated backend.
- * @param channels Channels to open at startup, by name. Each becomes a PublishChannel bean of that name. A name
- *                 is 1 to 64 letters, digits, '-' or '_'.
+ * @param channels Channels to open at startup, by name. Each becomes a PublishChannel bean qualified by that name
+ *                 (inject it with @Qualifier("name")) and named after it unless another bean has the name. A
+ *                 name is 1 to 64 letters, digits, '-' or '_'.
  * @param launcher How the launcher drives consumers.
  * @param listener How @ChannelListener methods are run and retried.
  * @param health   When the 'seqlink' health contributor reports a degraded state.

@@ -4,9 +4,11 @@ import io.seqlink.SeqlinkRuntime;
 import java.util.regex.Pattern;
 
 /**
- * Why the runtime runs on its backend, for people: health, the endpoint and the sample show the short
- * reason ("no usable CUDA driver"); the whole one, with the loader error that caused it, stays in the
- * endpoint's {@code backendDetail} and the DEBUG log. Stateless; safe from any thread.
+ * Why the runtime runs on its backend, for people: health, the endpoint and the sample show the
+ * runtime's calm reason ("no usable CUDA driver on this host (...)"), cut to its first clause should it
+ * ever carry an exception's text (a CUDA backend that failed to open); the whole finding, with the
+ * loader error behind a fallback, stays in the endpoint's {@code backendDetail} and the DEBUG log.
+ * Stateless; safe from any thread.
  */
 public final class BackendReasons {
 
@@ -24,9 +26,9 @@ public final class BackendReasons {
         return summary(runtime.backendReason());
     }
 
-    /** The reason as the runtime gave it, cause included. */
+    /** The whole finding behind the reason: the driver probe's summary, with the loader error behind a fallback. */
     public static String detail(SeqlinkRuntime runtime) {
-        return String.valueOf(runtime.backendReason());
+        return String.valueOf(runtime.backendChoice().detail());
     }
 
     static String summary(String reason) {

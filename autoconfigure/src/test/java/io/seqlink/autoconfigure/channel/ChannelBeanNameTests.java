@@ -11,12 +11,14 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DeferredImportSelector;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * A channel bean and an application bean of the same name: the channel stays injectable by its name as
@@ -66,7 +68,7 @@ class ChannelBeanNameTests {
 
     @Test
     void anApplicationBeanDefinedAfterTheChannelConfigurationKeepsItsNameToo() {
-        runner.withConfiguration(AutoConfigurations.of(LaterSnapshotsConfiguration.class)).withBean(SnapshotWriter.class)
+        runner.withUserConfiguration(ImportsSnapshotsLast.class).withBean(SnapshotWriter.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     PublishChannel channel = context.getBean(SeqlinkRuntime.class).channel("snapshots").orElseThrow();
@@ -88,8 +90,22 @@ class ChannelBeanNameTests {
         });
     }
 
-    /** An auto-configuration of the application's that comes after seqlink's. */
-    @AutoConfiguration(after = SeqlinkChannelsAutoConfiguration.class)
+    /**
+     * Imports {@link LaterSnapshotsConfiguration} through a deferred import, which the container processes
+     * after every other configuration class, seqlink's auto-configurations included.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Import(SnapshotsLast.class)
+    static class ImportsSnapshotsLast {
+    }
+
+    static class SnapshotsLast implements DeferredImportSelector {
+        @Override
+        public String[] selectImports(AnnotationMetadata metadata) {
+            return new String[] {LaterSnapshotsConfiguration.class.getName()};
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class LaterSnapshotsConfiguration {
         @Bean

@@ -7,6 +7,7 @@ import java.util.List;
 /**
  * The runtime was asked to use devices the backend does not have. Carries what a caller needs to say
  * how to fix it on this backend: which backend, how many devices it has, which were asked for.
+ * Immutable: safe from any thread.
  */
 public class MissingDevicesException extends SeqlinkConfigurationException {
 

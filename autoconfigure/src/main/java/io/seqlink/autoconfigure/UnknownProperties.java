@@ -36,7 +36,7 @@ import org.springframework.core.env.StandardEnvironment;
  */
 final class UnknownProperties {
 
-    /** A suggestion must be at least this close: at most a third of the key's letters differ (and at least 2). */
+    /** Edit distance between what was typed and a valid key (see {@link #nearest(String, List)} for how close counts). */
     private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
 
     private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("seqlink");
@@ -151,7 +151,10 @@ final class UnknownProperties {
         return new Violation(u.key(), problem, fix);
     }
 
-    /** The valid key closest to {@code element}, or {@code null} when none is close enough to be a misspelling. */
+    /**
+     * The valid key closest to {@code element}, or {@code null} when none is close enough to be a
+     * misspelling: at most a third of its letters (and at least 2) may differ.
+     */
     static @Nullable String nearest(String element, List<String> valid) {
         String typed = uniform(element);
         String best = null;

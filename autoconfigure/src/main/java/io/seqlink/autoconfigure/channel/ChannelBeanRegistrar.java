@@ -47,11 +47,6 @@ final class ChannelBeanRegistrar implements BeanDefinitionRegistryPostProcessor,
         return Ordered.LOWEST_PRECEDENCE;
     }
 
-    /** The bean name the channel {@code name} gets when its own name is taken. */
-    static String fallbackBeanName(String name) {
-        return "seqlink.channels." + name;
-    }
-
     @Override
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
         Map<String, SeqlinkProperties.Channel> channels = Binder.get(this.environment)
@@ -61,7 +56,7 @@ final class ChannelBeanRegistrar implements BeanDefinitionRegistryPostProcessor,
         for (String name : channels.keySet()) {
             String beanName = name;
             if (registry.isBeanNameInUse(name)) {
-                beanName = fallbackBeanName(name);
+                beanName = ChannelBeans.fallbackBeanName(name);
                 log.info("seqlink: the bean name '{}' is taken by another bean ({}), so channel '{}' is the bean '{}'; "
                         + "inject it with @Qualifier(\"{}\")", name, describe(registry, name), name, beanName, name);
             }

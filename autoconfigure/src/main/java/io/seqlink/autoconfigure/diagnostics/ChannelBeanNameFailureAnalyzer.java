@@ -31,7 +31,8 @@ class ChannelBeanNameFailureAnalyzer extends AbstractFailureAnalyzer<BeanDefinit
                 + "definition overriding is disabled.";
         String action = "Give your bean another name (e.g. @Component(\"" + cause.getBeanName() + "Service\")), or rename the "
                 + "channel. Register your bean before the seqlink auto-configuration runs (a @Component or @Bean does) "
-                + "and the channel moves aside to bean '" + "seqlink.channels." + channel + "', still injectable as "
+                + "and the channel moves aside to bean '" + ChannelBeans.fallbackBeanName(channel.toString())
+                + "', still injectable as "
                 + "@Qualifier(\"" + channel + "\").";
         return new FailureAnalysis(description, action, cause);
     }

@@ -32,7 +32,8 @@ import org.springframework.core.env.StandardEnvironment;
  * false)}), so every relaxed form that binds (kebab, camelCase, {@code SEQLINK_...} environment
  * variables) is accepted. The valid names come from the structure of {@link SeqlinkProperties}: its
  * records' components, map keys ({@code channels.<name>}, {@code emulated.links.<pair>}) taken as
- * written. Stateless; safe from any thread.
+ * written. Groups other modules declare in their configuration metadata ({@code seqlink.ucx}) are
+ * left to them ({@link ForeignConfigurationGroups}). Stateless; safe from any thread.
  */
 final class UnknownProperties {
 
@@ -66,14 +67,23 @@ final class UnknownProperties {
         }
         Map<String, Violation> configured = new LinkedHashMap<>();
         Map<String, Violation> machine = new LinkedHashMap<>();
+        List<ConfigurationPropertyName> foreign = ForeignConfigurationGroups.on(classLoader());
         unbound.sort(Comparator.comparing(p -> p.getName().toString()));
         for (ConfigurationProperty p : unbound) {
+            if (foreign.stream().anyMatch(g -> g.equals(p.getName()) || g.isAncestorOf(p.getName()))) {
+                continue; // another module's key (seqlink.ucx.*): that module binds and checks it
+            }
             Unknown u = locate(p.getName());
             if (u != null) {
                 (fromTheMachine(p) ? machine : configured).putIfAbsent(u.key(), violation(u, p));
             }
         }
         return new Found(List.copyOf(configured.values()), List.copyOf(machine.values()));
+    }
+
+    private static ClassLoader classLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : UnknownProperties.class.getClassLoader();
     }
 
     private static boolean fromTheMachine(ConfigurationProperty p) {

@@ -6,9 +6,14 @@ import io.seqlink.SeqlinkRuntime;
 import io.seqlink.autoconfigure.channel.SeqlinkChannelsAutoConfiguration;
 import io.seqlink.autoconfigure.diagnostics.FailureAnalysisTester;
 import io.seqlink.channel.PublishChannel;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -123,6 +128,23 @@ class UnknownPropertiesTests {
                     assertThat(output).contains("seqlink: ignoring seqlink.channels.frames.slot-sise")
                             .contains("did you mean seqlink.channels.frames.slot-size?");
                 });
+    }
+
+    @Test
+    void keysOfAGroupAnotherModuleDeclaresAreLeftToThatModule(@TempDir Path classes) throws Exception {
+        Path metadata = classes.resolve("META-INF/spring-configuration-metadata.json");
+        Files.createDirectories(metadata.getParent());
+        Files.writeString(metadata, """
+                {"groups": [{"name": "seqlink.acme", "type": "com.example.AcmeProperties",
+                             "sourceType": "com.example.AcmeProperties"}]}""");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+            runner.withClassLoader(loader).withPropertyValues("seqlink.channels.frames.consumers=1",
+                    "seqlink.acme.senders.frames.peer=10.0.0.2:13337", "seqlink.acmee.x=1").run(context -> {
+                        String report = report(context.getStartupFailure());
+                        assertThat(report).contains("Property: seqlink.acmee").doesNotContain("Property: seqlink.acme\n")
+                                .doesNotContain("seqlink.acme.senders");
+                    });
+        }
     }
 
     private static String report(Throwable failure) {

@@ -2,7 +2,6 @@ package io.seqlink.bench;
 
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
-import io.seqlink.backend.Workloads;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
@@ -37,7 +36,7 @@ final class ChannelCycleBench {
             ConsumerPort port = ch.consumer(env.consumer());
             sums = env.backend().device(env.consumer()).allocateMapped(8L * ChecksumListener.RESULT_WORDS);
             port.subscribeDevice(new ChecksumListener(size, sums));
-            Workloads producerWork = ch.producerStream().workloads();
+            BenchWork producerWork = BenchWork.on(ch.producerStream());
             Memory ring = ch.ring();
             LongSupplier acknowledged = port::acknowledged; // built once: a method reference per frame could allocate
             long[] nanos = new long[frames];

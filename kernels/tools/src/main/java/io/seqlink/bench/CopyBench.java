@@ -31,7 +31,7 @@ final class CopyBench {
         try (DeviceBuffer from = backend.device(src).allocate(Alloc.lines(bytes));
                 DeviceBuffer to = backend.device(dst).allocate(Alloc.lines(bytes));
                 DeviceStream stream = backend.device(dst).newStream("bench-copy-bandwidth")) {
-            stream.workloads().fillPattern(from, 0, bytes, 1); // never time copies of zeros
+            BenchWork.on(stream).fillPattern(from, 0, bytes, 1); // never time copies of zeros
             stream.copy(from, 0, to, 0, bytes);
             stream.synchronize();
             int repeats = repeatsFor(bytes);
@@ -71,7 +71,7 @@ final class CopyBench {
                 DeviceBuffer to = backend.device(c).allocate(Alloc.lines(size));
                 MappedBuffer sum = backend.device(c).allocateMapped(Alloc.lines(8));
                 DeviceStream stream = backend.device(c).newStream("bench-copy-sync")) {
-            stream.workloads().fillPattern(from, 0, size, 7);
+            BenchWork.on(stream).fillPattern(from, 0, size, 7);
             stream.synchronize();
             long[] nanos = new long[frames];
             long allocBefore = -1;
@@ -87,7 +87,7 @@ final class CopyBench {
                 }
             }
             long allocAfter = AllocationMeter.current();
-            stream.workloads().checksum(to, 0, size, sum, 0);
+            BenchWork.on(stream).checksum(to, 0, size, sum, 0);
             stream.synchronize();
             boolean ok = sum.getAcquire(0) == FramePattern.expectedChecksum(7, (int) size);
             return new Results.CycleRow(Results.JAVA, "copy-sync", size, Percentiles.ofNanos(nanos, frames), ok ? 1 : 0, ok ? 0 : 1,

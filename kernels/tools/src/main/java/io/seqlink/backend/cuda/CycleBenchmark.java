@@ -12,7 +12,7 @@ import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
-import io.seqlink.backend.Workloads;
+import io.seqlink.bench.BenchWork;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
@@ -148,8 +148,8 @@ public final class CycleBenchmark {
         final PublishKernel publish;
         final ConsumeKernel consume;
         final AckKernel ack;
-        final Workloads pw;
-        final Workloads cw;
+        final BenchWork pw;
+        final BenchWork cw;
         final int maxBatch;
 
         Rig(Backend backend, int c, long size) {
@@ -170,8 +170,8 @@ public final class CycleBenchmark {
             publish = ps.bindPublish(new PublishBinding(control, ring, g, mirror, maxBatch, List.of()));
             consume = cs.bindConsume(new ConsumeBinding(control, ring, g, maxBatch, local, block, cmirror, false));
             ack = cs.bindAck(new AckBinding(block, cmirror));
-            pw = ps.workloads();
-            cw = cs.workloads();
+            pw = BenchWork.on(ps);
+            cw = BenchWork.on(cs);
         }
 
         void produce(long s, long length) {
@@ -340,7 +340,7 @@ public final class CycleBenchmark {
             MappedBuffer sums = rt.backend().device(c).allocateMapped(8 * 1024);
             port.subscribeDevice(frames -> {
                 for (long s = frames.first(); s <= frames.last(); s++) {
-                    frames.stream().workloads().checksum(frames.memory(), frames.payloadOffset(s), size, sums, 8 * (s % 1024));
+                    BenchWork.on(frames.stream()).checksum(frames.memory(), frames.payloadOffset(s), size, sums, 8 * (s % 1024));
                 }
             });
             int frames = framesFor(size);
@@ -356,7 +356,7 @@ public final class CycleBenchmark {
                 if (seq <= 0) {
                     throw new IllegalStateException("claim returned status " + seq + ": " + ch.snapshot());
                 }
-                ch.producerStream().workloads().fillPattern(ch.ring(), ch.payloadOffset(seq), size, seq);
+                BenchWork.on(ch.producerStream()).fillPattern(ch.ring(), ch.payloadOffset(seq), size, seq);
                 ch.commitDevice((int) size);
                 ch.publish();
                 while (port.poll(1) == 0) {

@@ -1,5 +1,7 @@
 package io.seqlink.backend.cuda;
 
+import io.seqlink.bench.BenchWork;
+
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.MappedBuffer;
@@ -63,8 +65,8 @@ public final class LaunchVariantsBenchmark {
             DeviceContext ctx = d.context();
             CudaStream stream = (CudaStream) d.newStream("launch-variants");
             CUstream s = stream.handle();
-            CUfunction noop5 = ctx.function("seqlink_noop5");
-            CUfunction noop = ctx.function("seqlink_noop");
+            CUfunction noop5 = ctx.userFunction(BenchWork.MODULE, "bench_noop5");
+            CUfunction noop = ctx.userFunction(BenchWork.MODULE, "bench_noop");
             DeviceBuffer target = d.allocate(4096);
             MappedBuffer mapped = d.allocateMapped(4096);
             ctx.bind();
@@ -95,7 +97,7 @@ public final class LaunchVariantsBenchmark {
                 check(JCudaDriver.cuLaunchKernel(noop5, 1, 1, 1, 1, 1, 1, 0, s, direct, null));
             }));
             // (d) seqlink's native parameter block: one pointer whose address is a native void*[]
-            KernelLaunch block = new KernelLaunch(ctx, "seqlink_noop5", 8, 8, 8, 8, 8);
+            KernelLaunch block = new KernelLaunch(ctx, "bench_noop5", noop5, 8, 8, 8, 8, 8);
             for (int k = 1; k < 5; k++) {
                 block.params.putLong(k, k + 1);
             }

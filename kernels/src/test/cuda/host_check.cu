@@ -7,14 +7,13 @@
 //   args <STRUCT>.<field> <offset>      and   args <STRUCT> <sizeof>
 //   pattern <seed> <length> <checksum of the pattern>          (all decimal, u64 as unsigned)
 //   bytes <length> <checksum of bytes (i * 31 + 7) & 0xFF>
-//   bucket <nanoseconds> <histogram bucket> <bucket floor>
 #include <cstddef>
 #include <cstdio>
 #include <vector>
 
-#include "../seqlink_args.cuh"
-#include "../seqlink_layout.cuh"
-#include "../seqlink_pattern.cuh"
+#include "seqlink_args.cuh"
+#include "seqlink_layout.cuh"
+#include "seqlink_pattern.cuh"
 
 using namespace seqlink;
 
@@ -24,7 +23,6 @@ using namespace seqlink;
 int main() {
     LAYOUT(CONTROL_PUBLISH_SEQ);
     LAYOUT(CONTROL_WRITER_BUSY);
-    LAYOUT(CONTROL_BATCH_SIZE);
     LAYOUT(CONTROL_BYTES);
     LAYOUT(CONSUMER_CONSUMED_SEQ);
     LAYOUT(CONSUMER_READS);
@@ -50,6 +48,9 @@ int main() {
     FIELD(PublishArgs, slot_bytes);
     FIELD(PublishArgs, max_batch);
     FIELD(PublishArgs, push_count);
+    FIELD(PublishArgs, staging);
+    FIELD(PublishArgs, doorbells);
+    FIELD(PublishArgs, doorbell_count);
     FIELD(PublishArgs, push_control);
     FIELD(PublishArgs, push_ring);
     std::printf("args PublishArgs %zu\n", sizeof(PublishArgs));
@@ -85,11 +86,6 @@ int main() {
             buf[i] = static_cast<uint8_t>((i * 31 + 7) & 0xFF);
         }
         std::printf("bytes %llu %llu\n", length, static_cast<unsigned long long>(checksum_serial(buf.data(), length)));
-    }
-    const unsigned long long ns[] = {0, 1, 7, 8, 9, 15, 16, 17, 100, 1000, 1023, 1024, 1500, 20900, 1000000, 1ull << 40};
-    for (unsigned long long v : ns) {
-        int b = latency_bucket(v);
-        std::printf("bucket %llu %d %llu\n", v, b, static_cast<unsigned long long>(latency_bucket_floor(b)));
     }
     return 0;
 }

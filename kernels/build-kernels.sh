@@ -5,17 +5,19 @@
 # still works: the CUDA backend then reports its kernels missing at startup. When nvcc fails, its
 # errors are printed with the target that failed, and the build fails.
 #
-# Usage: build-kernels.sh <include-dir> <kind>:<source>:<output> ...
+# Usage: build-kernels.sh <include-dir>[:<include-dir>...] <kind>:<source>:<output> ...
 #   kind fatbin  a fat binary: SASS for sm_80 (A100) and sm_90 (H100, H200), PTX for compute_90 that newer
 #                GPUs JIT-compile at load (docs/architecture.md, "Kernels build")
 #        ptx     the compute_90 PTX alone (tests read the instructions of the channel steps)
 #        native  a host program with device code (the sm_80/sm_90 SASS of it)
 #        host    a host program (no GPU code run)
-# A target is rebuilt when its output is older than its source or than any .cuh beside the source or in
-# the include directory. NVCC=/path/to/nvcc overrides the lookup (PATH, then /usr/local/cuda/bin).
+# A target is rebuilt when its output is older than its source or than any .cu/.cuh beside the source or
+# in an include directory. NVCC=/path/to/nvcc overrides the lookup (PATH, then /usr/local/cuda/bin).
 set -euo pipefail
-include=${1:?include dir}
+IFS=: read -r -a includes <<<"${1:?include dir}"
 shift
+include_args=()
+for dir in "${includes[@]}"; do include_args+=(-I"$dir"); done
 
 nvcc=${NVCC:-}
 if [ -z "$nvcc" ]; then
@@ -34,7 +36,7 @@ started=$(date +%s)
 for target in "$@"; do
   IFS=: read -r kind src out <<<"$target"
   [ -f "$src" ] || { echo "[seqlink] no source $src for $kind target $out" >&2; exit 1; }
-  if [ -f "$out" ] && [ -z "$(find "$src" "$(dirname "$src")" "$include" -maxdepth 1 \( -name '*.cu' -o -name '*.cuh' \) \
+  if [ -f "$out" ] && [ -z "$(find "$src" "$(dirname "$src")" "${includes[@]}" -maxdepth 1 \( -name '*.cu' -o -name '*.cuh' \) \
       -newer "$out" 2>/dev/null | head -1)" ]; then
     continue
   fi
@@ -47,7 +49,7 @@ for target in "$@"; do
     *) echo "[seqlink] unknown target kind '$kind' in $target" >&2; exit 1 ;;
   esac
   log=$(mktemp)
-  if ! "$nvcc" -std=c++17 -O3 "${args[@]}" -I"$include" -I"$(dirname "$src")" -o "$out" "$src" >"$log" 2>&1; then
+  if ! "$nvcc" -std=c++17 -O3 "${args[@]}" "${include_args[@]}" -I"$(dirname "$src")" -o "$out" "$src" >"$log" 2>&1; then
     cat "$log" >&2
     rm -f "$log" "$out"
     echo "[seqlink] nvcc failed on $src ($kind, $("$nvcc" --version | tail -1 | sed 's/^Build //'))" >&2

@@ -9,7 +9,9 @@ package io.seqlink.backend;
  *
  * <p>Threading: one thread at a time. From the first setter until {@link #launch} returns, the call
  * belongs to the thread that set it; another thread that sets an argument or launches in that time gets
- * an {@link IllegalStateException} naming the rule. Use one binding per thread, or serialise them.
+ * an {@link IllegalStateException} naming the rule. Arguments set once at bind time count as such a
+ * set-up: launch from the thread that set them, or set them again where you launch. Use one binding per
+ * thread, or serialise them (as {@link PatternKernels} does under its lock).
  */
 public interface KernelCall {
 

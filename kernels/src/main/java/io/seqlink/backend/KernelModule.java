@@ -3,6 +3,7 @@ package io.seqlink.backend;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A user's kernels: the compiled {@link KernelImage} the CUDA backend loads, and a Java twin per kernel
@@ -43,7 +44,7 @@ public final class KernelModule {
     }
 
     /** The Java twin registered for {@code kernel}, or {@code null} when there is none. */
-    public EmulatedKernel emulated(String kernel) {
+    public @Nullable EmulatedKernel emulated(String kernel) {
         return twins.get(kernel);
     }
 

@@ -40,7 +40,6 @@ public final class PatternKernels {
         this.checksum = stream.bindKernel(module, CHECKSUM, KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER,
                 KernelParam.POINTER);
         this.scratch = stream.device().allocate(Memory.ALIGNMENT);
-        this.checksum.pointer(3, scratch, 0);
         this.maxBlocks = 8 * stream.device().multiprocessors();
     }
 
@@ -73,7 +72,8 @@ public final class PatternKernels {
         if ((outOffset & 7) != 0) {
             throw new IllegalArgumentException("outOffset must be a multiple of 8 (the checksum is a 64-bit word), was " + outOffset);
         }
-        checksum.pointer(0, src, offset).u64(1, length).pointer(2, out, outOffset).launch(blocksFor(length), THREADS);
+        checksum.pointer(0, src, offset).u64(1, length).pointer(2, out, outOffset).pointer(3, scratch, 0)
+                .launch(blocksFor(length), THREADS);
     }
 
     private int blocksFor(long length) {

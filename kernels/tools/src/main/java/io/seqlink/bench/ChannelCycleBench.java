@@ -36,7 +36,7 @@ final class ChannelCycleBench {
             ConsumerPort port = ch.consumer(env.consumer());
             sums = env.backend().device(env.consumer()).allocateMapped(8L * ChecksumListener.RESULT_WORDS);
             port.subscribeDevice(new ChecksumListener(size, sums));
-            BenchWork producerWork = BenchWork.on(ch.producerStream());
+            ModelWork producerWork = BenchWork.on(ch.producerStream());
             Memory ring = ch.ring();
             LongSupplier acknowledged = port::acknowledged; // built once: a method reference per frame could allocate
             long[] nanos = new long[frames];

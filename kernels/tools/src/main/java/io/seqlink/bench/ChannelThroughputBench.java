@@ -141,7 +141,7 @@ final class ChannelThroughputBench {
 
         /** Per frame: claim, fill kernel, commit, publish. */
         private long produce(long first, long last, AtomicReference<Throwable> failure) {
-            BenchWork work = BenchWork.on(ch.producerStream());
+            ModelWork work = BenchWork.on(ch.producerStream());
             Memory ring = ch.ring();
             Progress progress = new Progress("producer of " + ch.name(), failure);
             long a0 = AllocationMeter.current();

@@ -32,7 +32,7 @@ final class FanOutRig implements AutoCloseable {
     final MappedBuffer mirror;
     final DeviceStream producerStream;
     final PublishKernel publish;
-    final BenchWork producerWork;
+    final ModelWork producerWork;
     final List<Consumer> consumers = new ArrayList<>();
     private final List<AutoCloseable> memory = new ArrayList<>();
 
@@ -88,7 +88,7 @@ final class FanOutRig implements AutoCloseable {
         final MappedBuffer sums;
         final ConsumeKernel consume;
         final AckKernel ack;
-        final BenchWork work;
+        final ModelWork work;
 
         Consumer(Device d, int index) {
             this.index = index;

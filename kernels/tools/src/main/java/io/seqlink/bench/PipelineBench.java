@@ -100,7 +100,7 @@ final class PipelineBench {
 
         @Override
         public void onFrames(DeviceFrames frames) {
-            BenchWork w = BenchWork.on(frames.stream());
+            ModelWork w = BenchWork.on(frames.stream());
             for (long s = frames.first(); s <= frames.last(); s++) {
                 w.matvec(weights, 0, frames.memory(), frames.payloadOffset(s), y, 0, rows, pixels);
                 w.checksum(y, 0, 4L * rows, sums, 8 * (s % ChecksumListener.RESULT_WORDS));
@@ -197,8 +197,8 @@ final class PipelineBench {
 
         double computeOnlyRun(int frames) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            BenchWork pw = BenchWork.on(ps);
-            BenchWork cw = BenchWork.on(cs);
+            ModelWork pw = BenchWork.on(ps);
+            ModelWork cw = BenchWork.on(cs);
             Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (int i = 0; i < frames; i++) {
                     pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
@@ -224,7 +224,7 @@ final class PipelineBench {
         }
 
         /** The consumer's work on frame {@code i} outside a channel: (copy,) matvec, checksum. */
-        private void consumeOne(BenchWork cw, int i) {
+        private void consumeOne(ModelWork cw, int i) {
             long offset = (i % slots) * frameBytes;
             Memory x = plainRing;
             if (localRing != null) {
@@ -236,8 +236,8 @@ final class PipelineBench {
         }
 
         double blockingRun(int frames) {
-            BenchWork pw = BenchWork.on(ps);
-            BenchWork cw = BenchWork.on(cs);
+            ModelWork pw = BenchWork.on(ps);
+            ModelWork cw = BenchWork.on(cs);
             long t0 = System.nanoTime();
             for (int i = 0; i < frames; i++) {
                 pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
@@ -253,7 +253,7 @@ final class PipelineBench {
             long first = channelSent + 1;
             long last = channelSent + frames;
             int batch = channel.spec().maxPublishBatch();
-            BenchWork pw = BenchWork.on(channel.producerStream());
+            ModelWork pw = BenchWork.on(channel.producerStream());
             Memory ring = channel.ring();
             Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (long s = first; s <= last; s++) {

@@ -4,7 +4,7 @@ import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
-import io.seqlink.backend.Workloads;
+import io.seqlink.bench.ModelWork;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.idle.BackoffIdleStrategy;
@@ -34,7 +34,7 @@ public final class FramePreprocessor implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final PublishChannel frames;
     private final DeviceStream stream;
-    private final Workloads work;
+    private final ModelWork work;
     private final Memory ring;
     private final DeviceBuffer image;
     private final int pixels;
@@ -50,7 +50,7 @@ public final class FramePreprocessor implements AutoCloseable {
     FramePreprocessor(PublishChannel frames, Device producer, PipelineProperties props, PipelineStatistics stats) {
         this.frames = frames;
         this.stream = frames.producerStream();
-        this.work = stream.workloads();
+        this.work = new ModelWork(stream, SampleKernels.MODULE);
         this.ring = frames.ring();
         this.pixels = props.pixels();
         this.frameBytes = FrameLayout.frameBytes(pixels);

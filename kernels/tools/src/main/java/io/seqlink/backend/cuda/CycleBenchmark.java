@@ -13,6 +13,7 @@ import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import io.seqlink.bench.BenchWork;
+import io.seqlink.bench.ModelWork;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
@@ -148,8 +149,8 @@ public final class CycleBenchmark {
         final PublishKernel publish;
         final ConsumeKernel consume;
         final AckKernel ack;
-        final BenchWork pw;
-        final BenchWork cw;
+        final ModelWork pw;
+        final ModelWork cw;
         final int maxBatch;
 
         Rig(Backend backend, int c, long size) {

@@ -81,12 +81,10 @@ __host__ __device__ inline void fill_serial(uint8_t* p, uint64_t length, uint64_
 
 #ifdef __CUDACC__
 
-// Writes `length` bytes of the pattern for `seed` at dst, spread over the grid: 16-byte stores when dst is
-// 16-byte aligned (two pattern words each), bytes otherwise. Call from every thread.
-__device__ inline void fill_pattern_grid(uint64_t dst, uint64_t length, uint64_t seed) {
+// Writes `length` bytes of the pattern for `seed` at dst, spread over `threads` threads of which this is
+// number `tid`: 16-byte stores when dst is 16-byte aligned (two pattern words each), bytes otherwise.
+__device__ inline void fill_pattern_part(uint64_t dst, uint64_t length, uint64_t seed, uint64_t tid, uint64_t threads) {
     const uint64_t words = length >> 3;
-    const uint64_t tid = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const uint64_t threads = static_cast<uint64_t>(gridDim.x) * blockDim.x;
     uint64_t done = 0;
     if ((dst & 15) == 0) {
         const uint64_t pairs = words >> 1;
@@ -110,6 +108,12 @@ __device__ inline void fill_pattern_grid(uint64_t dst, uint64_t length, uint64_t
             bytes[i] = static_cast<uint8_t>(last >> ((i & 7) << 3));
         }
     }
+}
+
+// The same, spread over the whole grid. Call from every thread.
+__device__ inline void fill_pattern_grid(uint64_t dst, uint64_t length, uint64_t seed) {
+    fill_pattern_part(dst, length, seed, static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+            static_cast<uint64_t>(gridDim.x) * blockDim.x);
 }
 
 // This thread's share of the checksum fold of `length` bytes at src (XOR them over the grid, then

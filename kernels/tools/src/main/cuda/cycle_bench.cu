@@ -7,10 +7,10 @@
 //
 // Usage: seqlink-cycle-bench [options]
 //   --mode M        latency | throughput | bandwidth | cancel | schemes | sanitize | all (default all)
-//                   latency:    naive-1s, naive-1s-graph, naive-2s, channel, wait-value, steps-armed, steps-fused,
-//                               floor, floor-doorbell, spin (modes_latency.cuh)
+//                   latency:    naive-1s, naive-1s-graph, naive-2s, channel, wait-value, steps-armed, steps-graph, steps-fused,
+//                               floor, floor-doorbell, spin, memcpy-peer (modes_latency.cuh)
 //                   throughput: naive-1s-async, naive-2s-async, channel, floor-pipelined, floor-batched,
-//                               steps-batched (modes_throughput.cuh)
+//                               floor-batched-large (48 frames), steps-batched (modes_throughput.cuh)
 //                   bandwidth:  each copy/checksum step on 1, 16, 64 MiB (modes_checks.cuh)
 //                   cancel:     cancel (release latency) and cancel-race (modes_checks.cuh)
 //                   schemes:    mutex+spin, flag+spin, lock-free counter, counter+double buffer
@@ -33,7 +33,6 @@
 // failed, 2 on usage or CUDA errors. GB/s are 10^9 bytes per second.
 #include "seqlink_runtime.cu"
 #include "seqlink_tools.cu"
-#include "fastpath_kernels.cu"
 
 #include "bench_host.cuh"
 #include "bench_rig.cuh"
@@ -154,12 +153,14 @@ int main(int argc, char** argv) {
                 naive_latency(o, p, c, size);
                 channel_latency(o, p, c, size);
                 floor_latency(o, p, c, size);
+                memcpy_peer(o, p, c, size);
             }
             if (want("throughput")) {
                 naive_throughput(o, p, c, size);
                 channel_throughput(o, p, c, size);
                 armed_throughput(o, p, c, size, 1, false, "floor-pipelined");
                 armed_throughput(o, p, c, size, o.batch, false, "floor-batched");
+                armed_throughput(o, p, c, size, std::min<uint64_t>(48, o.slots / 2), false, "floor-batched-large");
                 armed_throughput(o, p, c, size, o.batch, true, "steps-batched");
             }
             std::fprintf(stderr, "seqlink-cycle-bench: %llu B done\n", (unsigned long long)size);

@@ -2,7 +2,7 @@
 //
 //   bandwidth     each copying or checksumming step on one frame of 1, 16 and 64 MiB, launched back to back
 //                 and timed with events, against cudaMemcpyAsync of the same bytes (the measured ceiling;
-//                 copies count bytes read plus written)
+//                 copies count bytes read plus written); and the publish tail's GPU time (publish_cost)
 //   cancel        rounds armed on doorbells of frames nobody publishes, released by the host (a store of
 //                 each frame's own sequence into its doorbell): the time until the consumer stream is idle,
 //                 and that every released round took nothing and acknowledged nothing
@@ -18,11 +18,62 @@
 
 namespace harness {
 
+// The GPU time of one publish step: 200 of them as the nodes of one graph, replayed, against 200 empty
+// kernels the same way (what the graph's node spacing costs): the pre-review tail, today's tail with the
+// length in the ring, with the length read from the pinned staging ring, with doorbells; and a producer
+// kernel publishing at its end against the same kernel without the publish.
+inline void publish_cost(int p, int c) {
+    Rig r(p, c, 64, 4096, true);
+    PublishArgs plain = r.pa;
+    plain.doorbells = 0;
+    const int nodes = 200;
+    auto time_graph = [&](const char* step, auto node) {
+        cudaGraph_t graph;
+        cudaGraphExec_t exec;
+        RT(cudaStreamBeginCapture(r.ps, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < nodes; i++) node();
+        RT(cudaStreamEndCapture(r.ps, &graph));
+        RT(cudaGraphInstantiate(&exec, graph, 0));
+        cudaEvent_t start, stop;
+        RT(cudaEventCreate(&start));
+        RT(cudaEventCreate(&stop));
+        RT(cudaGraphLaunch(exec, r.ps));  // warm-up
+        RT(cudaEventRecord(start, r.ps));
+        for (int k = 0; k < 5; k++) RT(cudaGraphLaunch(exec, r.ps));
+        RT(cudaEventRecord(stop, r.ps));
+        RT(cudaEventSynchronize(stop));
+        float ms = 0;
+        RT(cudaEventElapsedTime(&ms, start, stop));
+        add_result(fmt("{\"mode\":\"publish-cost\",\"step\":\"%s\",\"nodes\":%d,\"us_per_node\":%.3f}", step, nodes * 5,
+                ms * 1e3 / (nodes * 5)));
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        RT(cudaGraphExecDestroy(exec));
+        RT(cudaGraphDestroy(graph));
+    };
+    PublishArgs in_ring = plain;
+    in_ring.staging = 0;  // lengths already in the ring (a producer kernel wrote them)
+    RT(cudaSetDevice(p));
+    time_graph("empty-kernel", [&] { bench_noop<<<1, 32, 0, r.ps>>>(); });
+    time_graph("publish-legacy-6-membars", [&] { fp_publish_legacy<<<1, 32, 0, r.ps>>>(in_ring, 1); });
+    time_graph("publish-step", [&] { seqlink_publish<<<1, 32, 0, r.ps>>>(in_ring, 1); });
+    time_graph("publish-step-staged-length", [&] { seqlink_publish<<<1, 32, 0, r.ps>>>(plain, 1); });
+    time_graph("publish-step-doorbells", [&] {
+        PublishArgs d = r.pa;
+        d.staging = 0;
+        seqlink_publish<<<1, 32, 0, r.ps>>>(d, 1);
+    });
+    time_graph("fill-64B", [&] { pattern_fill<<<1, 256, 0, r.ps>>>(r.payload(1), 64, 1); });
+    time_graph("fill-64B-publish-at-end", [&] { fp_produce<<<1, 256, 0, r.ps>>>(r.pa_kernel, 1, 64); });
+    RT(cudaStreamSynchronize(r.ps));
+}
+
 inline void bandwidth(const Options& o, int p, int c) {
     (void)o;
     if (p != c) {
         return;  // one device's memory bandwidth
     }
+    publish_cost(p, c);
     cudaEvent_t start, stop;
     RT(cudaEventCreate(&start));
     RT(cudaEventCreate(&stop));
@@ -84,11 +135,10 @@ inline bool drained(Rig& r) {
     }
 }
 
-inline void cancel_latency(const Options& o, int p, int c) {
+inline void cancel_latency(const Options& o, int p, int c, int repeats = 200) {
     Rig r(p, c, o.slots, 4096, true);
     RT(cudaSetDevice(c));
     const uint64_t rounds = 4;
-    const int repeats = 200;
     std::vector<double> lat;
     uint64_t hung = 0, took = 0;
     uint64_t base = 0;

@@ -10,12 +10,14 @@
 //                    consume step, checksum kernel (a device listener), ack step; the host sees the ack
 //   wait-value       the same, the consumer's steps enqueued ahead behind a stream wait on the host mirror
 //   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round
+//   steps-graph      the same armed round captured as one CUDA graph (made and launched ahead)
 //   steps-fused      the channel's producer steps; the consumer armed on the doorbell runs ONE kernel
 //                    (acquire, copy + checksum, ack): the ack fused into the consume step
 //   floor            the C++ floor: one producer kernel publishing at its end; a consumer kernel armed behind
 //                    a stream wait on the device publish_seq (acquire, copy + checksum, ack)
 //   floor-doorbell   the floor armed on the doorbell instead (what the host can cancel)
 //   spin             FORBIDDEN in the product: a persistent consumer kernel spinning on publish_seq
+//   memcpy-peer      cudaMemcpyPeerAsync of the frame + event record + event synchronise (and its bandwidth)
 #pragma once
 
 #include "bench_rig.cuh"
@@ -49,7 +51,7 @@ void latency_row(const Options& o, const char* mode, uint64_t size, Rig& r, Arm 
         }
     }
     if (corrupt) all_ok = false;
-    add_result(fmt("{\"mode\":\"%s\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,\"corrupt\":%llu%s}", mode,
+    add_result(fmt("{\"mode\":\"%s\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,\"corrupt\":%llu%s}", mode,
             (unsigned long long)size, (unsigned long long)frames, latency_json(percentiles(lat)).c_str(), (unsigned long long)verified,
             (unsigned long long)corrupt, extra().c_str()));
 }
@@ -120,7 +122,7 @@ inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
             }
         }
         if (corrupt) all_ok = false;
-        add_result(fmt("{\"mode\":\"naive-1s-graph\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,"
+        add_result(fmt("{\"mode\":\"naive-1s-graph\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,"
                 "\"corrupt\":%llu}", (unsigned long long)size, (unsigned long long)frames, latency_json(percentiles(lat)).c_str(),
                 (unsigned long long)(frames - corrupt), (unsigned long long)corrupt));
         RT(cudaGraphExecDestroy(exec));
@@ -164,6 +166,43 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
             return fmt(",\"early_wakes\":%llu", (unsigned long long)r.cmirror[layout::CONSUMER_EMPTY_POLLS / 8]);
         });
+    }
+    {
+        // the armed round (wait + consume + checksum + ack) as one CUDA graph, made and launched ahead
+        Rig r(p, c, o.slots, size, true);
+        to_consumer();
+        cudaGraphExec_t exec = nullptr;
+        std::string unsupported;
+        latency_row(o, "steps-graph", size, r, [&](uint64_t s) {
+            if (!unsupported.empty()) return;
+            cudaGraph_t graph;
+            RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
+            CUresult w = drv.waitValue64(reinterpret_cast<CUstream>(r.cs),
+                    static_cast<CUdeviceptr>(r.doorbells_dev + 8 * (s % r.doorbell_count)), s, CU_STREAM_WAIT_VALUE_GEQ);
+            r.consume_steps(s, s, size, s);
+            cudaError_t e = cudaStreamEndCapture(r.cs, &graph);
+            if (w != CUDA_SUCCESS || e != cudaSuccess) {
+                const char* n = nullptr;
+                if (drv.getErrorName) drv.getErrorName(w, &n);
+                unsupported = fmt("stream capture of cuStreamWaitValue64: %s / %s", n ? n : "?", cudaGetErrorName(e));
+                cudaGetLastError();
+                return;
+            }
+            if (exec) RT(cudaGraphExecDestroy(exec));
+            RT(cudaGraphInstantiate(&exec, graph, 0));
+            RT(cudaGraphDestroy(graph));
+            RT(cudaGraphLaunch(exec, r.cs));
+        }, [&](uint64_t s) {
+            to_producer();
+            r.produce_steps(s, size);
+            if (!unsupported.empty()) {
+                to_consumer();
+                r.consume_steps(s, s, size, s);  // keeps the row running; reported as unsupported below
+            }
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return unsupported.empty() ? std::string() : fmt(",\"unsupported\":\"%s\"", unsupported.c_str());
+        });
+        if (exec) RT(cudaGraphExecDestroy(exec));
     }
     {
         Rig r(p, c, o.slots, size, true);
@@ -226,6 +265,55 @@ inline void floor_latency(const Options& o, int p, int c, uint64_t size) {
         to_consumer();
         RT(cudaStreamSynchronize(r.cs));
     }
+}
+
+// cudaMemcpyPeerAsync of the frame between the two devices (or on one), timed to its event, and back to back.
+inline void memcpy_peer(const Options& o, int p, int c, uint64_t size) {
+    void *src = nullptr, *dst = nullptr;
+    RT(cudaSetDevice(p));
+    RT(cudaMalloc(&src, size));
+    pattern_fill<<<64, 256>>>(reinterpret_cast<uint64_t>(src), size, 7);
+    LAUNCHED();
+    RT(cudaDeviceSynchronize());
+    RT(cudaSetDevice(c));
+    RT(cudaMalloc(&dst, size));
+    cudaStream_t s;
+    RT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t ev;
+    RT(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    std::vector<double> lat;
+    const uint64_t frames = frames_for(o, size);
+    for (uint64_t i = 0; i < o.warmup + frames; i++) {
+        auto t0 = Clock::now();
+        RT(cudaMemcpyPeerAsync(dst, c, src, p, size, s));
+        RT(cudaEventRecord(ev, s));
+        RT(cudaEventSynchronize(ev));
+        if (i >= o.warmup) lat.push_back(micros(Clock::now() - t0));
+    }
+    // bandwidth: back-to-back copies, one sync
+    uint64_t n = std::max<uint64_t>(16, std::min<uint64_t>(frames, (8ull << 30) / size));
+    auto t0 = Clock::now();
+    for (uint64_t i = 0; i < n; i++) RT(cudaMemcpyPeerAsync(dst, c, src, p, size, s));
+    RT(cudaStreamSynchronize(s));
+    double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    uint64_t* check = nullptr;
+    RT(cudaHostAlloc(reinterpret_cast<void**>(&check), 8, cudaHostAllocMapped));
+    uint64_t check_dev = 0;
+    RT(cudaHostGetDevicePointer(reinterpret_cast<void**>(&check_dev), check, 0));
+    pattern_checksum<<<1, 256, 0, s>>>(reinterpret_cast<uint64_t>(dst), size, check_dev, 0);
+    LAUNCHED();
+    RT(cudaStreamSynchronize(s));
+    bool ok = *check == expected_checksum(7, size);
+    if (!ok) all_ok = false;
+    add_result(fmt("{\"mode\":\"memcpy-peer\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"gb_per_s\":%.3f,"
+            "\"verified\":%d,\"corrupt\":%d}", (unsigned long long)size, (unsigned long long)frames,
+            latency_json(percentiles(lat)).c_str(), n * (double)size / seconds / 1e9, ok ? 1 : 0, ok ? 0 : 1));
+    cudaFreeHost(check);
+    cudaEventDestroy(ev);
+    cudaStreamDestroy(s);
+    cudaFree(dst);
+    RT(cudaSetDevice(p));
+    cudaFree(src);
 }
 
 }  // namespace harness

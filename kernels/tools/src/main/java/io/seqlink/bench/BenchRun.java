@@ -160,7 +160,7 @@ final class BenchRun {
         }
         ComparatorRunner runner = new ComparatorRunner(comparator.get(), options.comparatorTimeoutNanos());
         String sizes = Arrays.stream(options.sizes()).mapToObj(Long::toString).collect(Collectors.joining(","));
-        for (String mode : List.of("cycle", "wait-value", "throughput", "memcpy-peer")) {
+        for (String mode : List.of("latency", "throughput")) {
             attempt("comparator " + mode, () -> {
                 List<String> args = new ArrayList<>(List.of("--mode", mode, "--sizes", sizes, "--frames",
                         Integer.toString(options.frames()), "--warmup", Integer.toString(Math.min(options.warmup(), 1000)),

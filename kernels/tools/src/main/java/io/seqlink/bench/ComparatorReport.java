@@ -6,7 +6,9 @@ import java.util.Map;
 
 /**
  * One JSON document of {@code seqlink-cycle-bench} (the C++ comparator), as documented at the top of
- * {@code kernels/src/main/cuda/bench/cycle_bench.cu}, turned into the harness's rows:
+ * {@code kernels/tools/src/main/cuda/cycle_bench.cu}, turned into the harness's rows. Version 2 marks each
+ * row with a {@code "kind"} (latency or throughput); its {@code channel} rows are the harness's {@code cycle}
+ * and {@code throughput}, every other row (naive hand-offs, floor, armed rounds) keeps its own name. Version 1:
  * <pre>
  * {"tool":"seqlink-cycle-bench","version":1,"config":{...},"device":{...},"ok":true,"results":[...]}
  *   cycle / wait-value / memcpy-peer: {"mode","frame_bytes","frames","latency_us":{"p50","p90","p99","p999",
@@ -49,7 +51,20 @@ final class ComparatorReport {
     }
 
     private void add(Map<String, Object> r) {
+        String kind = Json.text(r, "kind", "");
         String mode = Json.text(r, "mode", "");
+        if (kind.equals("throughput")) {
+            throughputs.add(new Results.ThroughputRow(Results.CPP, mode.equals("channel") ? "throughput" : mode,
+                    Json.integer(r, "frame_bytes", 0), Json.integer(r, "frames", 0), Json.number(r, "seconds"),
+                    Json.number(r, "gb_per_s"), Json.integer(r, "verified", 0), Json.integer(r, "corrupt", 0), Double.NaN, Double.NaN));
+            return;
+        }
+        if (kind.equals("latency") && !mode.equals("memcpy-peer")) {
+            cycles.add(new Results.CycleRow(Results.CPP, mode.equals("channel") ? "cycle" : mode, Json.integer(r, "frame_bytes", 0),
+                    Percentiles.ofJson(Json.object(r, "latency_us"), Json.integer(r, "frames", 0)), Json.integer(r, "verified", 0),
+                    Json.integer(r, "corrupt", 0), Double.NaN, Double.NaN));
+            return;
+        }
         long size = Json.integer(r, "frame_bytes", 0);
         long frames = Json.integer(r, "frames", 0);
         long verified = Json.integer(r, "verified", 0);

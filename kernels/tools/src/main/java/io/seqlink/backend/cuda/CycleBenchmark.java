@@ -31,8 +31,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * java -cp ... io.seqlink.backend.cuda.CycleBenchmark [--mode cycle|throughput|wait-value|cycle-channel|all]
  *      [--sizes 64,16384,1048576] [--frames N] [--warmup N] [--slots N] [--producer D] [--consumer D]
  * </pre>
- * Per frame (cycle): fill the slot (kernel), write its length (stream write), publish (kernel); the host
- * sees the mirror; consume (kernel, copy mode), checksum (kernel), ack (kernel); the host sees the ack.
+ * Per frame (cycle, reported as mode {@code channel} like the C++ row): fill the slot (kernel), commit its
+ * length into the pinned staging ring (a host store, as {@code commitDevice} does), publish (kernel, which
+ * copies the length); the host sees the mirror; consume (kernel, copy mode), checksum (kernel), ack
+ * (kernel); the host sees the ack.
  * Every frame's checksum up to 64 KiB (every 16th above) is compared with {@link FramePattern}.
  * {@code alloc_bytes_per_frame} is what the measuring thread allocated per timed frame. Mode
  * {@code cycle-channel} runs the same cycle through the public channel API instead (no C++ twin).
@@ -140,6 +142,7 @@ public final class CycleBenchmark {
         final DeviceBuffer control;
         final DeviceBuffer ring;
         final MappedBuffer mirror;
+        final MappedBuffer staging;
         final DeviceStream ps;
         final DeviceStream cs;
         final DeviceBuffer block;
@@ -162,13 +165,14 @@ public final class CycleBenchmark {
             control = pd.allocate(ControlBlock.BYTES);
             ring = pd.allocate(g.ringBytes());
             mirror = pd.allocateMapped(ControlBlock.BYTES);
+            staging = pd.allocateMapped(g.ringBytes());
             ps = pd.newStream("bench-producer");
             cs = cd.newStream("bench-consumer");
             block = cd.allocate(ConsumerBlock.BYTES);
             cmirror = cd.allocateMapped(ConsumerBlock.BYTES);
             local = cd.allocate(g.ringBytes());
             results = cd.allocateMapped(8 * 1024);
-            publish = ps.bindPublish(new PublishBinding(control, ring, g, mirror, maxBatch, List.of()));
+            publish = ps.bindPublish(new PublishBinding(control, ring, g, mirror, maxBatch, List.of(), staging));
             consume = cs.bindConsume(new ConsumeBinding(control, ring, g, maxBatch, local, block, cmirror, false));
             ack = cs.bindAck(new AckBinding(block, cmirror));
             pw = BenchWork.on(ps);
@@ -177,7 +181,7 @@ public final class CycleBenchmark {
 
         void produce(long s, long length) {
             pw.fillPattern(ring, g.payloadOffsetOf(s), length, s);
-            ps.writeValue(ring, g.offsetOf(s) + SlotHeader.LENGTH, length);
+            staging.setPlain(g.offsetOf(s) + SlotHeader.LENGTH, length); // commitDevice: no driver call
             publish.enqueue(1);
         }
 
@@ -197,7 +201,7 @@ public final class CycleBenchmark {
         public void close() {
             ps.close();
             cs.close();
-            for (AutoCloseable m : new AutoCloseable[] {control, ring, mirror, block, cmirror, local, results}) {
+            for (AutoCloseable m : new AutoCloseable[] {control, ring, mirror, staging, block, cmirror, local, results}) {
                 try {
                     m.close();
                 } catch (Exception ignored) {
@@ -263,9 +267,9 @@ public final class CycleBenchmark {
             if (corrupt > 0) {
                 ok = false;
             }
-            results.add(BenchSupport.json("{\"mode\":\"%s\",\"impl\":\"java-spi\",\"frame_bytes\":%d,\"frames\":%d,"
-                    + "\"latency_us\":%s,\"verified\":%d,\"corrupt\":%d,\"alloc_bytes_per_frame\":%.2f}",
-                    waitValue ? "wait-value" : "cycle", size, frames, BenchSupport.latencyJson(lat, frames), verified, corrupt,
+            results.add(BenchSupport.json("{\"mode\":\"%s\",\"kind\":\"latency\",\"impl\":\"java-spi\",\"frame_bytes\":%d,"
+                    + "\"frames\":%d,\"latency_us\":%s,\"verified\":%d,\"corrupt\":%d,\"alloc_bytes_per_frame\":%.2f}",
+                    waitValue ? "wait-value" : "channel", size, frames, BenchSupport.latencyJson(lat, frames), verified, corrupt,
                     allocStart < 0 ? -1.0 : alloc / (double) frames));
         }
     }
@@ -321,7 +325,7 @@ public final class CycleBenchmark {
             if (corrupt > 0) {
                 ok = false;
             }
-            results.add(BenchSupport.json("{\"mode\":\"throughput\",\"impl\":\"java-spi\",\"frame_bytes\":%d,\"frames\":%d,"
+            results.add(BenchSupport.json("{\"mode\":\"channel\",\"kind\":\"throughput\",\"impl\":\"java-spi\",\"frame_bytes\":%d,\"frames\":%d,"
                     + "\"seconds\":%.4f,\"frames_per_s\":%.1f,\"gb_per_s\":%.3f,\"verified\":%d,\"corrupt\":%d}", size, total,
                     seconds, total / seconds, total * (double) size / seconds / 1e9, verified, corrupt));
         }
@@ -385,7 +389,7 @@ public final class CycleBenchmark {
             if (corrupt > 0) {
                 ok = false;
             }
-            results.add(BenchSupport.json("{\"mode\":\"cycle-channel\",\"impl\":\"java-channel-api\",\"frame_bytes\":%d,"
+            results.add(BenchSupport.json("{\"mode\":\"cycle-channel\",\"kind\":\"latency\",\"impl\":\"java-channel-api\",\"frame_bytes\":%d,"
                     + "\"frames\":%d,\"latency_us\":%s,\"verified\":%d,\"corrupt\":%d,\"alloc_bytes_per_frame\":%.2f}",
                     size, frames, BenchSupport.latencyJson(lat, frames), verified, corrupt,
                     allocStart < 0 ? -1.0 : alloc / (double) frames));

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The source article's four schemes on the CPU: the reference run on the emulated backend, and the
- * model of what the comparator's GPU kernels ({@code seqlink_bench_*} in {@code seqlink_kernels.cu})
+ * model of what the comparator's GPU kernels ({@code seqlink_bench_*} in {@code kernels/tools/src/main/cuda/baselines.cu})
  * do. One producer thread and one consumer thread; each round moves {@code threads} packets of
  * {@code packetBytes}. A GPU block's lanes are played by one Java thread that performs, and counts,
  * every load each lane would make, so the "remote reads" column is measured the way the kernels

@@ -2,7 +2,7 @@ package io.seqlink.bench;
 
 /**
  * A document in the format {@code seqlink-cycle-bench} prints (its header comment and its printf
- * formats in {@code kernels/src/main/cuda/bench/cycle_bench.cu}): one result of every mode, including a
+ * formats in {@code kernels/tools/src/main/cuda/cycle_bench.cu}): one result of every mode, including a
  * {@code nan} as printf writes it for a degenerate value.
  */
 final class ComparatorFixture {

@@ -190,14 +190,25 @@ struct Rig {
 
     // ---- consumer side (current device: c) ----
 
+    // A device listener's work: the checksum of frame s's payload in the local ring, into results.
+    void checksum_local(uint64_t s, uint64_t length) {
+        pattern_checksum<<<grid_for(length), 256, 0, cs>>>(addr(local) + offset(s) + layout::SLOT_HEADER_BYTES, length,
+                results_dev + 8 * (s % fastpath::RESULT_SLOTS), addr(checksum_scratch));
+        LAUNCHED();
+    }
+
+    // The naive hand-off's copy: frame s's payload from the ring to the local ring, on `stream`.
+    void copy_payload(uint64_t s, uint64_t length, cudaStream_t stream) {
+        RT(cudaMemcpyAsync(local + offset(s) + layout::SLOT_HEADER_BYTES, ring + offset(s) + layout::SLOT_HEADER_BYTES, length,
+                cudaMemcpyDefault, stream));
+    }
+
     // The channel's consumer side today: consume (copy), a checksum per frame (a device listener), ack.
     void consume_steps(uint64_t from, uint64_t to, uint64_t length, uint64_t round) {
         seqlink_consume<<<blocks_for((to - from + 1) * stride, 32 * 1024, 2 * sms), 256, 0, cs>>>(ca, from, to, round);
         LAUNCHED();
         for (uint64_t s = from; s <= to; s++) {
-            pattern_checksum<<<grid_for(length), 256, 0, cs>>>(addr(local) + offset(s) + layout::SLOT_HEADER_BYTES, length,
-                    results_dev + 8 * (s % fastpath::RESULT_SLOTS), addr(checksum_scratch));
-            LAUNCHED();
+            checksum_local(s, length);
         }
         seqlink_ack<<<1, 1, 0, cs>>>(cmirror_dev, to);
         LAUNCHED();

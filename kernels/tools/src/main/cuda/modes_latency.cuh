@@ -65,31 +65,22 @@ inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
         Rig r(p, c, o.slots, size);
         cudaEvent_t e;
         RT(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-        auto copy = [&](uint64_t s, cudaStream_t stream) {
-            RT(cudaMemcpyAsync(r.local + r.offset(s) + layout::SLOT_HEADER_BYTES, r.ring + r.offset(s) + layout::SLOT_HEADER_BYTES, size,
-                    cudaMemcpyDefault, stream));
-        };
-        auto checksum = [&](uint64_t s) {
-            pattern_checksum<<<r.grid_for(size), 256, 0, r.cs>>>(addr(r.local) + r.offset(s) + layout::SLOT_HEADER_BYTES, size,
-                    r.results_dev + 8 * (s % fastpath::RESULT_SLOTS), addr(r.checksum_scratch));
-            LAUNCHED();
-        };
         if (p == c) {
             latency_row(o, "naive-1s", size, r, [](uint64_t) {}, [&](uint64_t s) {
                 pattern_fill<<<r.grid_for(size), 256, 0, r.cs>>>(r.payload(s), size, s);
                 LAUNCHED();
-                copy(s, r.cs);
-                checksum(s);
+                r.copy_payload(s, size, r.cs);
+                r.checksum_local(s, size);
             }, [&](uint64_t) { RT(cudaStreamSynchronize(r.cs)); }, no_extra());
         }
         latency_row(o, "naive-2s", size, r, [](uint64_t) {}, [&](uint64_t s) {
             RT(cudaSetDevice(p));
             r.fill(s, size);
-            copy(s, r.ps);
+            r.copy_payload(s, size, r.ps);
             RT(cudaEventRecord(e, r.ps));
             RT(cudaSetDevice(c));
             RT(cudaStreamWaitEvent(r.cs, e, 0));
-            checksum(s);
+            r.checksum_local(s, size);
         }, [&](uint64_t) { RT(cudaStreamSynchronize(r.cs)); }, no_extra());
         RT(cudaEventDestroy(e));
     }

@@ -41,22 +41,13 @@ inline double seconds_since(Clock::time_point t0) {
 inline void naive_throughput(const Options& o, int p, int c, uint64_t size) {
     const uint64_t total = 4 * frames_for(o, size);
     Rig r(p, c, o.slots, size);
-    auto copy = [&](uint64_t s, cudaStream_t stream) {
-        RT(cudaMemcpyAsync(r.local + r.offset(s) + layout::SLOT_HEADER_BYTES, r.ring + r.offset(s) + layout::SLOT_HEADER_BYTES, size,
-                cudaMemcpyDefault, stream));
-    };
-    auto checksum = [&](uint64_t s) {
-        pattern_checksum<<<r.grid_for(size), 256, 0, r.cs>>>(addr(r.local) + r.offset(s) + layout::SLOT_HEADER_BYTES, size,
-                r.results_dev + 8 * (s % fastpath::RESULT_SLOTS), addr(r.checksum_scratch));
-        LAUNCHED();
-    };
     if (p == c) {
         auto t0 = Clock::now();
         for (uint64_t s = 1; s <= total; s++) {
             pattern_fill<<<r.grid_for(size), 256, 0, r.cs>>>(r.payload(s), size, s);
             LAUNCHED();
-            copy(s, r.cs);
-            checksum(s);
+            r.copy_payload(s, size, r.cs);
+            r.checksum_local(s, size);
         }
         RT(cudaStreamSynchronize(r.cs));
         throughput_result("naive-1s-async", size, total, seconds_since(t0), r);
@@ -72,11 +63,11 @@ inline void naive_throughput(const Options& o, int p, int c, uint64_t size) {
         RT(cudaSetDevice(p));
         if (s > r.slots) RT(cudaStreamWaitEvent(r.ps, checked_ev[i], 0));  // the slot's last checksum is done
         r.fill(s, size);
-        copy(s, r.ps);
+        r.copy_payload(s, size, r.ps);
         RT(cudaEventRecord(copied[i], r.ps));
         RT(cudaSetDevice(c));
         RT(cudaStreamWaitEvent(r.cs, copied[i], 0));
-        checksum(s);
+        r.checksum_local(s, size);
         RT(cudaEventRecord(checked_ev[i], r.cs));
     }
     RT(cudaStreamSynchronize(r.cs));

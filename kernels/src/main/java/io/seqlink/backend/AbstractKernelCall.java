@@ -159,6 +159,21 @@ public abstract class AbstractKernelCall implements KernelCall {
         }
     }
 
+    /** What a backend throws when a step's handles come from a step bound to another stream. */
+    protected final IllegalArgumentException otherStream(String handles, Object step) {
+        return new IllegalArgumentException(handles + " handles of kernel '" + kernel + "': " + step + " is not bound to this "
+                + "call's stream " + stream + "; a kernel that " + (handles.equals("publish")
+                        ? "publishes must run on the channel's producer stream, the only writer of publish_seq"
+                        : "acknowledges must run on the consumer's stream, after its reads"));
+    }
+
+    /** What a backend throws for publish handles of a channel with push consumers (the device header's subset). */
+    protected static IllegalStateException pushConsumers() {
+        return new IllegalStateException("this channel has push consumers (PEER_COPY or HOST_STAGED): a user kernel cannot "
+                + "publish at its end there; write the frames in the kernel and publish with the channel's publish step, "
+                + "which copies them to the replicas");
+    }
+
     /** Writes the device address of {@code memory + offset} (bounds already checked against its size). */
     protected abstract void writePointer(int index, Memory memory, long offset);
 

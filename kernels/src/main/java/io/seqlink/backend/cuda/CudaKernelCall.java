@@ -48,9 +48,10 @@ final class CudaKernelCall extends AbstractKernelCall {
     @Override
     protected void writePublishHandles(int index, PublishKernel publish) {
         if (!(publish instanceof CudaPublishKernel p) || p.stream() != stream) {
-            throw new IllegalArgumentException("publish handles of kernel '" + kernel() + "': " + publish
-                    + " is not bound to this call's stream " + stream + "; a kernel that publishes must run on the "
-                    + "channel's producer stream, the only writer of publish_seq");
+            throw otherStream("publish", publish);
+        }
+        if (p.pushes()) {
+            throw pushConsumers();
         }
         p.copyHandles(launch.params, index);
     }
@@ -58,9 +59,7 @@ final class CudaKernelCall extends AbstractKernelCall {
     @Override
     protected void writeConsumeHandles(int index, ConsumeKernel consume) {
         if (!(consume instanceof CudaConsumeKernel c) || c.stream() != stream) {
-            throw new IllegalArgumentException("consume handles of kernel '" + kernel() + "': " + consume
-                    + " is not bound to this call's stream " + stream + "; a kernel that acknowledges must run on the "
-                    + "consumer's stream, after its reads");
+            throw otherStream("consume", consume);
         }
         c.copyHandles(launch.params, index);
     }

@@ -85,17 +85,16 @@ final class CudaPublishKernel implements PublishKernel {
         return stream;
     }
 
+    /** Whether the channel has push consumers (whose replicas only the publish step's grid writes). */
+    boolean pushes() {
+        return pushes;
+    }
+
     /**
      * Copies this channel's publish handles ({@code PublishArgs}) into parameter {@code index} of a user
-     * kernel's block, for {@code seqlink::device::publish_at_end}; refused with push consumers, whose
-     * replicas only the publish step's grid copies (the device header's documented subset).
+     * kernel's block, for {@code seqlink::device::publish_at_end}.
      */
     synchronized void copyHandles(ParamBlock dst, int index) {
-        if (pushes) {
-            throw new IllegalStateException("this channel has push consumers (PEER_COPY or HOST_STAGED): a user kernel "
-                    + "cannot publish at its end there; write the frames in the kernel and publish with the channel's "
-                    + "publish step, which copies them to the replicas");
-        }
         dst.view().put(dst.valueOffset(index), launch.params.view(), launch.params.valueOffset(0), KernelArgs.PUBLISH_BYTES);
     }
 

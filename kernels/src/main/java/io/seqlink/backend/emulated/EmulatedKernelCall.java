@@ -65,14 +65,10 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
     @Override
     protected void writePublishHandles(int index, PublishKernel publish) {
         if (!(publish instanceof EmulatedPublishKernel p) || p.stream() != stream) {
-            throw new IllegalArgumentException("publish handles of kernel '" + kernel() + "': " + publish
-                    + " is not bound to this call's stream " + stream + "; a kernel that publishes must run on the "
-                    + "channel's producer stream, the only writer of publish_seq");
+            throw otherStream("publish", publish);
         }
         if (p.pushes()) {
-            throw new IllegalStateException("this channel has push consumers (PEER_COPY or HOST_STAGED): a user kernel "
-                    + "cannot publish at its end there; write the frames in the kernel and publish with the channel's "
-                    + "publish step, which copies them to the replicas");
+            throw pushConsumers();
         }
         refs[index] = p;
     }
@@ -80,9 +76,7 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
     @Override
     protected void writeConsumeHandles(int index, ConsumeKernel consume) {
         if (!(consume instanceof EmulatedConsumeKernel c) || c.stream() != stream) {
-            throw new IllegalArgumentException("consume handles of kernel '" + kernel() + "': " + consume
-                    + " is not bound to this call's stream " + stream + "; a kernel that acknowledges must run on the "
-                    + "consumer's stream, after its reads");
+            throw otherStream("consume", consume);
         }
         refs[index] = c;
     }

@@ -174,41 +174,30 @@ public final class HandOffBenchmark {
         }
     }
 
-    /** The verification and JSON of one row. */
-    private void latencyRow(String name, long size, long[] lat, int n, Rig r, long total) {
-        long verified = 0;
-        long corrupt = 0;
+    /** The checksums of the last 1,024 frames ({@link #checked} ones) against the pattern: {verified, corrupt}. */
+    private long[] verifyLast(Rig r, long total, long size) {
+        long[] counts = new long[2];
         for (long s = Math.max(1, total - 1023); s <= total; s++) {
             if (checked(s, size)) {
-                if (r.result(s) == FramePattern.expectedChecksum(s, (int) size)) {
-                    verified++;
-                } else {
-                    corrupt++;
-                }
+                counts[r.result(s) == FramePattern.expectedChecksum(s, (int) size) ? 0 : 1]++;
             }
         }
-        ok &= corrupt == 0;
+        ok &= counts[1] == 0;
+        return counts;
+    }
+
+    private void latencyRow(String name, long size, long[] lat, int n, Rig r, long total) {
+        long[] v = verifyLast(r, total, size);
         results.add(BenchSupport.json("{\"mode\":\"%s\",\"kind\":\"latency\",\"impl\":\"java-spi\",\"frame_bytes\":%d,"
                 + "\"frames\":%d,\"latency_us\":%s,\"verified\":%d,\"corrupt\":%d}", name, size, n, BenchSupport.latencyJson(lat, n),
-                verified, corrupt));
+                v[0], v[1]));
     }
 
     private void throughputRow(String name, long size, long total, double seconds, Rig r, int rowBatch) {
-        long verified = 0;
-        long corrupt = 0;
-        for (long s = Math.max(1, total - 1023); s <= total; s++) {
-            if (checked(s, size)) {
-                if (r.result(s) == FramePattern.expectedChecksum(s, (int) size)) {
-                    verified++;
-                } else {
-                    corrupt++;
-                }
-            }
-        }
-        ok &= corrupt == 0;
+        long[] v = verifyLast(r, total, size);
         results.add(BenchSupport.json("{\"mode\":\"%s\",\"kind\":\"throughput\",\"impl\":\"java-spi\",\"frame_bytes\":%d,"
                 + "\"frames\":%d,\"batch\":%d,\"seconds\":%.4f,\"frames_per_s\":%.1f,\"gb_per_s\":%.3f,\"verified\":%d,\"corrupt\":%d}",
-                name, size, total, rowBatch, seconds, total / seconds, total * (double) size / seconds / 1e9, verified, corrupt));
+                name, size, total, rowBatch, seconds, total / seconds, total * (double) size / seconds / 1e9, v[0], v[1]));
     }
 
     /** fill + copy + checksum + synchronize per frame: on one stream, or across two with an event. */

@@ -6,14 +6,15 @@ import io.seqlink.backend.ConsumeBinding;
 import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceStream;
-import io.seqlink.backend.Memory;
-import io.seqlink.backend.PublishBinding;
-import io.seqlink.backend.PublishKernel;
 import io.seqlink.backend.KernelCall;
 import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
+import io.seqlink.backend.Memory;
+import io.seqlink.backend.PublishBinding;
+import io.seqlink.backend.PublishKernel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUresult;
 import jcuda.driver.CUstream;
@@ -170,8 +171,8 @@ final class CudaStream implements DeviceStream {
     @Override
     public KernelCall bindKernel(KernelModule module, String kernel, KernelParam... params) {
         checkOpen();
-        return new CudaKernelCall(this, java.util.Objects.requireNonNull(module, "module"),
-                java.util.Objects.requireNonNull(kernel, "kernel"), params);
+        return new CudaKernelCall(this, Objects.requireNonNull(module, "module"),
+                Objects.requireNonNull(kernel, "kernel"), params);
     }
 
     @Override

@@ -7,12 +7,13 @@ import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
-import io.seqlink.backend.Memory;
-import io.seqlink.backend.PublishBinding;
-import io.seqlink.backend.PublishKernel;
 import io.seqlink.backend.KernelCall;
 import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
+import io.seqlink.backend.Memory;
+import io.seqlink.backend.PublishBinding;
+import io.seqlink.backend.PublishKernel;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -155,8 +156,8 @@ final class EmulatedStream implements DeviceStream {
         if (closed) {
             throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
         }
-        return new EmulatedKernelCall(this, java.util.Objects.requireNonNull(module, "module"),
-                java.util.Objects.requireNonNull(kernel, "kernel"), params);
+        return new EmulatedKernelCall(this, Objects.requireNonNull(module, "module"),
+                Objects.requireNonNull(kernel, "kernel"), params);
     }
 
     /** Queues one command; runs it right away in inline mode unless the stream is stalled. */

@@ -21,7 +21,8 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * The example of docs/device-kernels.md (verbatim between the markers): a user's producer kernel that
+ * The example of docs/device-kernels.md (the page shows this file verbatim; the sample's
+ * {@code DocSnippetsTests} checks that): a user's producer kernel that
  * publishes at its end and a consumer kernel that begins with the acquire read and ends with the ack
  * ({@code src/test/cuda/device_kernels_example.cu}), launched with a channel's handles. Run on the
  * emulated backend by {@link DeviceKernelsDocTest} and on a GPU by {@code UserKernelGpuTest}.
@@ -36,7 +37,6 @@ public final class DeviceKernelsExample {
     }
 
     public static Outcome run(Backend backend) {
-        // --- example start
         KernelModule example = KernelModule.builder("example",
                         KernelImage.ofResource("io/seqlink/kernels/test/device-kernels-example.fatbin"))
                 .emulated("example_produce", call -> {             // the same bytes in Java, for the emulated backend
@@ -94,7 +94,6 @@ public final class DeviceKernelsExample {
         take.u64(1, 1).u64(2, published).launch(4, 256);
         consumer.synchronize();
         long acknowledged = consumerMirror.getAcquire(ConsumerBlock.CONSUMED_SEQ);
-        // --- example end
         return new Outcome(sum.getAcquire(0), acknowledged, published);
     }
 }

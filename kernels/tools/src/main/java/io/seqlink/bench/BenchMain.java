@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The benchmark harness's entry point, Spring-free: {@code java -cp <jars> io.seqlink.bench.BenchMain
@@ -92,11 +93,28 @@ public final class BenchMain {
         try {
             // each file is written whole to a temporary name and renamed, so a crash never leaves half a report
             replace(options.out().resolve(MARKDOWN), markdown);
-            replace(options.out().resolve(JSON), Json.write(JsonReport.build(results, targets)));
-            replace(options.out().resolve(PLOT), SvgPlot.render(results, title));
+            replace(options.out().resolve(JSON), JsonReport.write(results, targets));
+            String plot = plot(results, title, err);
+            if (plot != null) {
+                replace(options.out().resolve(PLOT), plot);
+            }
             return markdown;
         } catch (IOException ex) {
             err.println("seqlink-bench: writing the results into " + options.out() + " failed: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * The SVG plot, or {@code null} when this JVM cannot draw text (no font or no AWT natives on a bare
+     * GPU host): said on {@code err}, and the Markdown and JSON reports are written all the same.
+     */
+    private static @Nullable String plot(Results results, String title, PrintStream err) {
+        try {
+            return BenchPlot.render(results, title);
+        } catch (RuntimeException | LinkageError | java.awt.AWTError ex) {
+            err.println("seqlink-bench: " + PLOT + " not drawn (" + Results.firstLine(ex.toString()) + "): the plot needs a font; "
+                    + "install fontconfig and a font (e.g. fonts-dejavu-core). The Markdown and JSON reports are complete.");
             return null;
         }
     }

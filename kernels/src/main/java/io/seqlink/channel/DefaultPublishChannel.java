@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,7 +222,7 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     @Override
-    public Throwable failure() {
+    public @Nullable Throwable failure() {
         return failure;
     }
 

@@ -85,7 +85,7 @@ public final class BenchMain {
     }
 
     /** Writes the three files; returns the Markdown, or {@code null} when writing failed (said on {@code err}). */
-    private static String save(BenchOptions options, Results results, PrintStream err) {
+    private static @Nullable String save(BenchOptions options, Results results, PrintStream err) {
         List<Targets.Verdict> targets = Targets.judge(results);
         String markdown = MarkdownReport.render(results, targets);
         String title = "seqlink: " + results.environment.getOrDefault("backend_description", "?") + " - "

@@ -112,7 +112,11 @@ public final class BenchMain {
     private static @Nullable String plot(Results results, String title, PrintStream err) {
         try {
             return BenchPlot.render(results, title);
-        } catch (RuntimeException | LinkageError | java.awt.AWTError ex) {
+        } catch (RuntimeException | Error ex) {
+            if (ex instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
+            // without fonts the JDK throws NullPointerException, UnsatisfiedLinkError, AWTError or a bare Error
             err.println("seqlink-bench: " + PLOT + " not drawn (" + Results.firstLine(ex.toString()) + "): the plot needs a font; "
                     + "install fontconfig and a font (e.g. fonts-dejavu-core). The Markdown and JSON reports are complete.");
             return null;

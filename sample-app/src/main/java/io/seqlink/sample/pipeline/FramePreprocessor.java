@@ -7,11 +7,11 @@ import io.seqlink.backend.Memory;
 import io.seqlink.backend.Workloads;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.PublishChannel;
-import io.seqlink.idle.BackoffIdleStrategy;
-import io.seqlink.idle.IdleStrategy;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -29,9 +29,9 @@ import org.jspecify.annotations.Nullable;
  * @param stallTimeout          a consumer with frames waiting and no ack for this long is stalled
  * @param consumerFailurePolicy what happens when a consumer's device fails
  */
-public record ChannelSpec(String name, int producer, @Nullable List<Integer> consumers, int slots, long slotBytes, Delivery delivery,
-        ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout, Duration stallTimeout,
-        ConsumerFailurePolicy consumerFailurePolicy) {
+public record ChannelSpec(String name, int producer, @Nullable List<Integer> consumers, int slots, long slotBytes,
+        Delivery delivery, ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout,
+        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy) {
 
     public static final int DEFAULT_SLOTS = 64;
     public static final long DEFAULT_SLOT_BYTES = 64 * 1024;

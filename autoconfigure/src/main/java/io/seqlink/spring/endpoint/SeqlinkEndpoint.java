@@ -322,8 +322,8 @@ public class SeqlinkEndpoint {
      * @param maxLag                the largest lag of a live consumer
      * @param consumers             each consumer's position and counters
      */
-    public record ChannelDescriptor(String name, String state, @Nullable String failure, int producer, List<Integer> consumerDevices,
-            int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
+    public record ChannelDescriptor(String name, String state, @Nullable String failure, int producer,
+            List<Integer> consumerDevices, int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
             String backpressureTimeout, String stallTimeout, String consumerFailurePolicy, long claimed, long published,
             long publishedOnDevice, long backpressured, long maxLag, List<ConsumerDescriptor> consumers)
             implements OperationResponseBody {

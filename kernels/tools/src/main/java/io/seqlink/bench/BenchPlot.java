@@ -196,7 +196,8 @@ final class BenchPlot {
     }
 
     private static Stroke stroke(float width, float[] dash) {
-        return dash == null ? new BasicStroke(width) : new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, dash, 0f);
+        return dash == null ? new BasicStroke(width)
+                : new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, dash, 0f);
     }
 
     private static Series cycleSeries(Results r, String impl, String name, Color color, float[] dash, TreeSet<Long> sizes,

@@ -30,10 +30,10 @@ final class JsonReport {
 
     static Document build(Results r, List<Targets.Verdict> targets) {
         // the environment keeps its insertion order (when, where, what ran, then what was found)
-        return new Document("seqlink-bench", VERSION, Collections.unmodifiableMap(new LinkedHashMap<>(r.environment)), List.copyOf(r.scenariosDone), List.copyOf(targets),
-                List.copyOf(r.schemes), List.copyOf(r.cycles), List.copyOf(r.throughputs), List.copyOf(r.fanOut),
-                List.copyOf(r.pipeline), List.copyOf(r.copies), List.copyOf(r.failures), List.copyOf(r.notes),
-                List.copyOf(r.comparatorRuns));
+        return new Document("seqlink-bench", VERSION, Collections.unmodifiableMap(new LinkedHashMap<>(r.environment)),
+                List.copyOf(r.scenariosDone), List.copyOf(targets), List.copyOf(r.schemes), List.copyOf(r.cycles),
+                List.copyOf(r.throughputs), List.copyOf(r.fanOut), List.copyOf(r.pipeline), List.copyOf(r.copies),
+                List.copyOf(r.failures), List.copyOf(r.notes), List.copyOf(r.comparatorRuns));
     }
 
     static String write(Results r, List<Targets.Verdict> targets) {

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *
  * @param count how many latencies the figures summarise (in JSON: {@code samples})
  */
-public record Percentiles(@JsonProperty("samples") long count, double p50, double p90, double p99, double p999, double mean, double min, double max) {
+public record Percentiles(@JsonProperty("samples") long count, double p50, double p90, double p99, double p999, double mean,
+        double min, double max) {
 
     public static final Percentiles EMPTY = new Percentiles(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
             Double.NaN, Double.NaN);

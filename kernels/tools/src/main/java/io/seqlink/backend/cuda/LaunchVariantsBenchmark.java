@@ -134,7 +134,8 @@ public final class LaunchVariantsBenchmark {
             stream.close();
             target.close();
             mapped.close();
-            System.out.print(ReportJson.writeSnakeCase(new Document("seqlink-launch-variants", backend.description(), launches, rows)));
+            Document document = new Document("seqlink-launch-variants", backend.description(), launches, rows);
+            System.out.print(ReportJson.writeSnakeCase(document));
         }
     }
 

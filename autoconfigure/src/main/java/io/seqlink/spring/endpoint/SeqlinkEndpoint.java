@@ -8,6 +8,7 @@ import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.support.BackendReasons;
 import io.seqlink.spring.support.ChannelSnapshots;
 import io.seqlink.topology.LinkVerdict;
 import io.seqlink.topology.TopologyReport;
@@ -74,8 +75,8 @@ public class SeqlinkEndpoint {
         TopologyReport report = runtime.topology();
         List<DeviceDescriptor> devices = report == null ? List.of()
                 : report.devices().stream().map(d -> new DeviceDescriptor(d.ordinal(), d.name(), d.totalMemoryBytes())).toList();
-        return new SeqlinkDescriptor(lower(runtime.backendKind()), lower(runtime.requestedBackend()), runtime.backendReason(),
-                devices, topology(), channels);
+        return new SeqlinkDescriptor(lower(runtime.backendKind()), lower(runtime.requestedBackend()),
+                BackendReasons.summary(runtime), BackendReasons.detail(runtime), devices, topology(), channels);
     }
 
     @ReadOperation
@@ -210,12 +211,13 @@ public class SeqlinkEndpoint {
      *
      * @param backend          the backend running: cuda or emulated
      * @param requestedBackend what {@code seqlink.backend} asked for
-     * @param backendReason    why this backend, in one line
+     * @param backendReason    why this backend, in a few words
+     * @param backendDetail    why this backend, in full (the cause of a fallback included)
      * @param devices          the devices in use
      * @param topology         the link matrix with the verifier's verdicts and probe figures
      * @param channels         every channel, by name
      */
-    public record SeqlinkDescriptor(String backend, String requestedBackend, String backendReason,
+    public record SeqlinkDescriptor(String backend, String requestedBackend, String backendReason, String backendDetail,
             List<DeviceDescriptor> devices, TopologyDescriptor topology, Map<String, ChannelDescriptor> channels)
             implements OperationResponseBody {
     }

@@ -93,7 +93,10 @@ public class FramesController {
         }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, why(r));
         problem.setTitle("Frames not all published");
-        problem.setType(URI.create("https://github.com/seqlink/seqlink/blob/main/docs/troubleshooting.md#a-lagging-consumer"));
+        URI help = help(r.stop());
+        if (help != null) {
+            problem.setType(help);
+        }
         answer.forEach(problem::setProperty);
         problem.setProperty("stop", r.stop().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").body(problem);
@@ -112,6 +115,17 @@ public class FramesController {
             case CLOSED -> done + ": channel '" + pipeline.frames().name() + "' is closed (the service is stopping)";
             case FAILED -> done + ": channel '" + pipeline.frames().name() + "' failed: " + r.failure();
             case NONE -> done;
+        };
+    }
+
+    /** Where the docs explain a stop: a full pipeline is a lagging consumer; a closed one is the service stopping. */
+    static URI help(FramePreprocessor.Stop stop) {
+        String docs = "https://github.com/seqlink/seqlink/blob/main/docs/";
+        return switch (stop) {
+            case NO_CREDIT, BACK_PRESSURED -> URI.create(docs + "troubleshooting.md#a-lagging-consumer");
+            case CLOSED -> URI.create(docs + "operations.md#shutdown");
+            case FAILED -> URI.create(docs + "operations.md#health");
+            case BUSY, NONE -> null;
         };
     }
 

@@ -38,6 +38,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -384,7 +385,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
     public static final class Builder {
         private BackendSelection backend = BackendSelection.AUTO;
         private final List<BackendProvider> providers = new ArrayList<>();
-        private List<Integer> devices;
+        private @Nullable List<Integer> devices;
         private VerifierSettings verifier = VerifierSettings.defaults();
         private TopologyPolicy policy = TopologyPolicy.lenient();
         private LauncherSettings launcher = LauncherSettings.defaults();
@@ -413,8 +414,8 @@ public final class SeqlinkRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Devices in use (default: all the backend has). */
-        public Builder devices(List<Integer> devices) {
+        /** Devices in use ({@code null} or empty, the default: all the backend has). */
+        public Builder devices(@Nullable List<Integer> devices) {
             this.devices = devices;
             return this;
         }

@@ -1,6 +1,7 @@
 package io.seqlink.channel;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A channel's state and counters at one moment, read without locks.
@@ -19,7 +20,7 @@ import java.util.List;
  * @param backpressured     claims refused because no slot was free
  * @param consumers         one snapshot per consumer
  */
-public record ChannelSnapshot(String name, ChannelState state, String failure, int producer, int slots, long slotBytes,
+public record ChannelSnapshot(String name, ChannelState state, @Nullable String failure, int producer, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
         List<ConsumerSnapshot> consumers) {
 

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -202,7 +203,7 @@ public final class ConsumerPort {
         return stalled;
     }
 
-    public Throwable failure() {
+    public @Nullable Throwable failure() {
         return failure;
     }
 

@@ -9,8 +9,7 @@ import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
-import io.seqlink.idle.BackoffIdleStrategy;
-import io.seqlink.idle.IdleStrategy;
+import io.seqlink.idle.IdleStrategyKind;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
@@ -27,6 +26,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.IdleStrategy;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +74,7 @@ final class DefaultPublishChannel implements PublishChannel {
     private final List<Integer> consumerDevices;
     private final long[] publishNanos;
     private final CounterSet counters = new CounterSet(COUNTERS);
-    private final IdleStrategy claimIdle = BackoffIdleStrategy.defaults();
+    private final IdleStrategy claimIdle = IdleStrategyKind.BACKOFF.create();
 
     // producer state: one writer, on cache lines of its own (see ProducerCursor)
     private final ProducerCursor pos = new ProducerCursor();
@@ -221,7 +222,7 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     @Override
-    public Throwable failure() {
+    public @Nullable Throwable failure() {
         return failure;
     }
 

@@ -2,7 +2,7 @@ package io.seqlink.launcher;
 
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerState;
-import io.seqlink.idle.IdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,7 @@ public final class TopologyVerifier {
      * (as {@code producer * 1000 + consumer}, or all when {@code null}) are probed, the rest are judged
      * on driver attributes alone.
      */
-    public TopologyReport verify(List<Integer> devices, Set<Integer> probePairs) {
+    public TopologyReport verify(List<Integer> devices, @Nullable Set<Integer> probePairs) {
         long start = System.nanoTime();
         List<TopologyReport.DeviceSummary> summaries = new ArrayList<>();
         for (int d : devices) {
@@ -133,7 +134,7 @@ public final class TopologyVerifier {
     }
 
     /** Why a measurement fails the thresholds, or {@code null} when it passes. */
-    String judge(ProbeMeasurement m) {
+    @Nullable String judge(ProbeMeasurement m) {
         if (!m.functionalOk()) {
             return "functional check failed: " + m.functionalDetail();
         }

@@ -57,7 +57,7 @@ public class SeqlinkEndpoint {
      * @param runtime     the runtime to describe
      * @param listenerIds the id of the listener bound to a channel's consumer device, if any
      */
-    public SeqlinkEndpoint(SeqlinkRuntime runtime, BiFunction<String, Integer, Optional<String>> listenerIds) {
+    public SeqlinkEndpoint(SeqlinkRuntime runtime, @Nullable BiFunction<String, Integer, Optional<String>> listenerIds) {
         this.runtime = runtime;
         this.listenerIds = listenerIds == null ? (c, d) -> Optional.empty() : listenerIds;
     }
@@ -180,7 +180,7 @@ public class SeqlinkEndpoint {
                 s.maxLag(), consumers);
     }
 
-    private static String lower(Enum<?> e) {
+    private static @Nullable String lower(@Nullable Enum<?> e) {
         return e == null ? null : e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
@@ -245,7 +245,8 @@ public class SeqlinkEndpoint {
      * @param degradedLinks       links used although worse than required (policy warn), as "p->c"
      */
     public record TopologyDescriptor(String requiredLinkClass, String onUnsupported, boolean verificationEnabled,
-            String verifiedAt, long elapsedMillis, String worstLink, List<LinkDescriptor> links, List<String> degradedLinks)
+            @Nullable String verifiedAt, long elapsedMillis, @Nullable String worstLink, List<LinkDescriptor> links,
+            List<String> degradedLinks)
             implements OperationResponseBody {
     }
 
@@ -261,7 +262,7 @@ public class SeqlinkEndpoint {
      * @param probe    the probe's figures, or {@code null} when the link was not probed
      */
     public record LinkDescriptor(int producer, int consumer, String verdict, String reason, AttributesDescriptor pull,
-            AttributesDescriptor push, ProbeDescriptor probe) {
+            AttributesDescriptor push, @Nullable ProbeDescriptor probe) {
     }
 
     /**
@@ -286,7 +287,7 @@ public class SeqlinkEndpoint {
      * @param elapsedMillis        how long the probe took
      */
     public record ProbeDescriptor(boolean functionalOk, String functionalDetail, double atomicAddLatencyNs,
-            double acquireLoadLatencyNs, Double scalingRatio, List<ScalingDescriptor> scaling, long elapsedMillis) {
+            double acquireLoadLatencyNs, @Nullable Double scalingRatio, List<ScalingDescriptor> scaling, long elapsedMillis) {
     }
 
     /**
@@ -323,8 +324,8 @@ public class SeqlinkEndpoint {
      * @param maxLag                the largest lag of a live consumer
      * @param consumers             each consumer's position and counters
      */
-    public record ChannelDescriptor(String name, String state, String failure, int producer, List<Integer> consumerDevices,
-            int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
+    public record ChannelDescriptor(String name, String state, @Nullable String failure, int producer,
+            List<Integer> consumerDevices, int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
             String backpressureTimeout, String stallTimeout, String consumerFailurePolicy, long claimed, long published,
             long publishedOnDevice, long backpressured, long maxLag, List<ConsumerDescriptor> consumers)
             implements OperationResponseBody {
@@ -355,7 +356,7 @@ public class SeqlinkEndpoint {
      */
     public record ConsumerDescriptor(int device, String transport, String state, boolean stalled, long acknowledged,
             long lag, long delivered, long missed, long laps, long rounds, long retries, long deadLettered, long stalls,
-            long hostEmptyPolls, long deviceEmptyPolls, Double meanLatencyMicros, Double maxLatencyMicros, String listener,
-            String failure) {
+            long hostEmptyPolls, long deviceEmptyPolls, @Nullable Double meanLatencyMicros, @Nullable Double maxLatencyMicros,
+            @Nullable String listener, @Nullable String failure) {
     }
 }

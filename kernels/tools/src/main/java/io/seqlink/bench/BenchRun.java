@@ -44,7 +44,7 @@ final class BenchRun {
         results.environment.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         loadAverage().ifPresent(l -> results.environment.put("load_average_at_start", l));
         results.environment.put("command", "io.seqlink.bench.BenchMain " + String.join(" ", options.commandLine()));
-        results.environment.put("options", options.toJson());
+        results.environment.put("options", options.echo());
         results.environment.put("allocation_meter", AllocationMeter.available() ? "ThreadMXBean.getCurrentThreadAllocatedBytes"
                 : "unavailable (no jdk.management): alloc columns are '-'");
     }
@@ -177,7 +177,7 @@ final class BenchRun {
 
     /** Keeps a comparator run's raw document and rows; a run without a document is a failure. */
     private void absorb(ComparatorRunner.Run run, String scenario) {
-        results.comparatorRuns.add(run.toJson());
+        results.comparatorRuns.add(run);
         if (run.report() == null) {
             throw new IllegalStateException(String.join(" ", run.command()) + ": " + run.problem());
         }

@@ -5,6 +5,7 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.report.LatencyHistogram;
 
 /**
  * Plain device copies through the SPI ({@code cuMemcpyAsync} on CUDA): the bandwidth of large copies,
@@ -73,24 +74,23 @@ final class CopyBench {
                 DeviceStream stream = backend.device(c).newStream("bench-copy-sync")) {
             BenchWork.on(stream).fillPattern(from, 0, size, 7);
             stream.synchronize();
-            long[] nanos = new long[frames];
+            LatencyHistogram latency = new LatencyHistogram();
             long allocBefore = -1;
             for (int i = 0; i < warmup + frames; i++) {
                 if (i == warmup) {
+                    latency.reset();
                     allocBefore = AllocationMeter.current();
                 }
                 long t0 = System.nanoTime();
                 stream.copy(from, 0, to, 0, size);
                 stream.synchronize();
-                if (i >= warmup) {
-                    nanos[i - warmup] = System.nanoTime() - t0;
-                }
+                latency.record(System.nanoTime() - t0);
             }
             long allocAfter = AllocationMeter.current();
             BenchWork.on(stream).checksum(to, 0, size, sum, 0);
             stream.synchronize();
             boolean ok = sum.getAcquire(0) == FramePattern.expectedChecksum(7, (int) size);
-            return new Results.CycleRow(Results.JAVA, "copy-sync", size, Percentiles.ofNanos(nanos, frames), ok ? 1 : 0, ok ? 0 : 1,
+            return new Results.CycleRow(Results.JAVA, "copy-sync", size, latency.percentiles(), ok ? 1 : 0, ok ? 0 : 1,
                     AllocationMeter.perFrame(allocBefore, allocAfter, frames), Double.NaN);
         }
     }

@@ -7,11 +7,12 @@ import io.seqlink.backend.Memory;
 import io.seqlink.bench.ModelWork;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.PublishChannel;
-import io.seqlink.idle.BackoffIdleStrategy;
-import io.seqlink.idle.IdleStrategy;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The producer on the frames channel's device (GPU 0 in the article): prepares each frame with real
@@ -181,6 +182,6 @@ public final class FramePreprocessor implements AutoCloseable {
      * @param failure       the channel's failure, when {@code stop} is {@code FAILED}
      */
     public record Injection(int requested, int published, long firstSequence, long lastSequence, long firstSeed, Stop stop,
-            String failure) {
+            @Nullable String failure) {
     }
 }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -129,7 +130,7 @@ public class FramesController {
     }
 
     /** The value as a long if it is a JSON integer that fits, else {@code null}. */
-    private static Long wholeNumber(Object value) {
+    private static @Nullable Long wholeNumber(@Nullable Object value) {
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();
         }

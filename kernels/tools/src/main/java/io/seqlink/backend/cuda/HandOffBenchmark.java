@@ -16,6 +16,9 @@ import io.seqlink.bench.ModelWork;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
+import io.seqlink.report.LatencyHistogram;
+import io.seqlink.report.Percentiles;
+import io.seqlink.report.ReportJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -49,7 +52,7 @@ public final class HandOffBenchmark {
     private int slots = 64;
     private int depth = 4;
     private int batch = 16;
-    private final List<String> results = new ArrayList<>();
+    private final List<Object> results = new ArrayList<>();
     private boolean ok = true;
 
     public static void main(String[] args) {
@@ -106,10 +109,8 @@ public final class HandOffBenchmark {
                 }
                 System.err.println("HandOffBenchmark: " + size + " B done");
             }
-            System.out.println(BenchSupport.json("{\"tool\":\"seqlink-handoff-bench\",\"impl\":\"java-spi\",\"version\":1,%n"
-                    + "  \"config\":{\"mode\":\"%s\",\"frames\":%d,\"warmup\":%d,\"slots\":%d,\"depth\":%d,\"batch\":%d},%n"
-                    + "  \"device\":{\"description\":\"%s\"},%n  \"ok\":%s,%n  \"results\":[%n    %s%n  ]}", mode, frames, warmup,
-                    slots, depth, batch, backend.description(), ok, String.join(",\n    ", results)));
+            System.out.print(ReportJson.writeSnakeCase(new Document("seqlink-handoff-bench", "java-spi", 1,
+                    new Config(mode, frames, warmup, slots, depth, batch), new DeviceInfo(backend.description()), ok, results)));
         }
         return ok ? 0 : 1;
     }
@@ -186,18 +187,37 @@ public final class HandOffBenchmark {
         return counts;
     }
 
+    /** The JSON document: the same members as the C++ comparator's, written by Jackson. */
+    record Document(String tool, String impl, int version, Config config, DeviceInfo device, boolean ok, List<Object> results) {
+    }
+
+    record Config(String mode, int frames, int warmup, int slots, int depth, int batch) {
+    }
+
+    record DeviceInfo(String description) {
+    }
+
+    record LatencyRow(String mode, String kind, String impl, long frameBytes, int frames, Percentiles latencyUs, long verified,
+            long corrupt) {
+    }
+
+    record ThroughputRow(String mode, String kind, String impl, long frameBytes, long frames, int batch, double seconds,
+            double framesPerS, double gbPerS, long verified, long corrupt) {
+    }
+
     private void latencyRow(String name, long size, long[] lat, int n, Rig r, long total) {
         long[] v = verifyLast(r, total, size);
-        results.add(BenchSupport.json("{\"mode\":\"%s\",\"kind\":\"latency\",\"impl\":\"java-spi\",\"frame_bytes\":%d,"
-                + "\"frames\":%d,\"latency_us\":%s,\"verified\":%d,\"corrupt\":%d}", name, size, n, BenchSupport.latencyJson(lat, n),
-                v[0], v[1]));
+        LatencyHistogram h = new LatencyHistogram();
+        for (int i = 0; i < n; i++) {
+            h.record(lat[i]);
+        }
+        results.add(new LatencyRow(name, "latency", "java-spi", size, n, h.percentiles(), v[0], v[1]));
     }
 
     private void throughputRow(String name, long size, long total, double seconds, Rig r, int rowBatch) {
         long[] v = verifyLast(r, total, size);
-        results.add(BenchSupport.json("{\"mode\":\"%s\",\"kind\":\"throughput\",\"impl\":\"java-spi\",\"frame_bytes\":%d,"
-                + "\"frames\":%d,\"batch\":%d,\"seconds\":%.4f,\"frames_per_s\":%.1f,\"gb_per_s\":%.3f,\"verified\":%d,\"corrupt\":%d}",
-                name, size, total, rowBatch, seconds, total / seconds, total * (double) size / seconds / 1e9, v[0], v[1]));
+        results.add(new ThroughputRow(name, "throughput", "java-spi", size, total, rowBatch, seconds, total / seconds,
+                total * (double) size / seconds / 1e9, v[0], v[1]));
     }
 
     /** fill + copy + checksum + synchronize per frame: on one stream, or across two with an event. */

@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# Compiles kernels/src/main/cuda/*.cu into one fat binary, packaged as a classpath resource, and the
-# CUDA C++ comparator used by the benchmarks. Called by Maven in generate-resources.
-# Without nvcc it writes nothing but a notice: the build succeeds and the CUDA backend reports at
-# startup that its kernels are missing.
-# Usage: build-kernels.sh <source-dir> <resource-out-dir> <native-out-dir>
+# Compiles CUDA sources with nvcc for the Maven build (the kernels module's runtime fat binary, its test
+# kernels and native test tools; the sample's kernels). Quiet when it succeeds: at most one line, saying
+# what it built. Without nvcc it prints one notice and succeeds, so a build without the CUDA toolkit
+# still works: the CUDA backend then reports its kernels missing at startup. When nvcc fails, its
+# errors are printed with the target that failed, and the build fails.
+#
+# Usage: build-kernels.sh <include-dir>[:<include-dir>...] <kind>:<source>:<output> ...
+#   kind fatbin  a fat binary: SASS for sm_80 (A100) and sm_90 (H100, H200), PTX for compute_90 that newer
+#                GPUs JIT-compile at load (docs/architecture.md, "Kernels build")
+#        ptx     the compute_90 PTX alone (tests read the instructions of the channel steps)
+#        native  a host program with device code (the sm_80/sm_90 SASS of it)
+#        host    a host program (no GPU code run)
+# A target is rebuilt when its output is older than its source or than any .cu/.cuh beside the source or
+# in an include directory. NVCC=/path/to/nvcc overrides the lookup (PATH, then /usr/local/cuda/bin).
 set -euo pipefail
-src=${1:?source dir}; res=${2:?resource out dir}; native=${3:?native out dir}
+IFS=: read -r -a includes <<<"${1:?include dir}"
+shift
+include_args=()
+for dir in "${includes[@]}"; do include_args+=(-I"$dir"); done
 
 nvcc=${NVCC:-}
 if [ -z "$nvcc" ]; then
@@ -13,47 +25,39 @@ if [ -z "$nvcc" ]; then
   elif [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc
   fi
 fi
-mkdir -p "$res" "$native"
-if [ ! -f "$src/seqlink_kernels.cu" ]; then
-  echo "[seqlink] no $src/seqlink_kernels.cu: nothing to compile."
-  exit 0
-fi
 if [ -z "$nvcc" ]; then
-  echo "[seqlink] nvcc not found (set NVCC or put it on PATH): CUDA kernels NOT built; the cuda backend will report them missing."
+  echo "[seqlink] nvcc not found (set NVCC or put it on PATH): CUDA kernels not built; the cuda backend will report them missing."
   exit 0
 fi
 
-# SASS for Ampere (sm_80: A100) and Hopper (sm_90: H100/H200), PTX for compute_90 so that newer
-# GPUs (Blackwell and later) JIT-compile it at module load. docs/architecture.md explains the choice.
-gencode=(-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90)
-out="$res/io/seqlink/kernels"
-mkdir -p "$out"
-stamp="$out/seqlink.fatbin"
-newest=$(find "$src" -type f \( -name '*.cu' -o -name '*.cuh' \) -newer "$stamp" 2>/dev/null | head -1 || true)
-if [ -f "$stamp" ] && [ -z "$newest" ]; then
-  echo "[seqlink] kernels up to date: $stamp"
-else
-  echo "[seqlink] $($nvcc --version | tail -1)"
-  "$nvcc" -fatbin -std=c++17 -O3 "${gencode[@]}" -I"$src" -o "$stamp" "$src/seqlink_kernels.cu"
-  echo "[seqlink] built $stamp ($(wc -c <"$stamp") bytes)"
-fi
-# The C++ comparator: the same publish/consume cycle written by hand against the CUDA runtime (driver
-# entry points are fetched at run time, so no libcuda is needed to link). Documented at its top.
-if [ -f "$src/bench/cycle_bench.cu" ]; then
-  bin="$native/seqlink-cycle-bench"
-  newest=$(find "$src" -type f \( -name '*.cu' -o -name '*.cuh' \) -newer "$bin" 2>/dev/null | head -1 || true)
-  if [ ! -f "$bin" ] || [ -n "$newest" ]; then
-    "$nvcc" -std=c++17 -O3 "${gencode[@]}" -I"$src" -o "$bin" "$src/bench/cycle_bench.cu"
-    echo "[seqlink] built $bin"
+sass=(-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90)
+built=()
+started=$(date +%s)
+for target in "$@"; do
+  IFS=: read -r kind src out <<<"$target"
+  [ -f "$src" ] || { echo "[seqlink] no source $src for $kind target $out" >&2; exit 1; }
+  if [ -f "$out" ] && [ -z "$(find "$src" "$(dirname "$src")" "${includes[@]}" -maxdepth 1 \( -name '*.cu' -o -name '*.cuh' \) \
+      -newer "$out" 2>/dev/null | head -1)" ]; then
+    continue
   fi
-fi
-# The host check: prints layouts, argument structs and pattern checksums from the compiled headers, for
-# the contract tests (runs without a GPU).
-if [ -f "$src/test/host_check.cu" ]; then
-  bin="$native/seqlink-host-check"
-  newest=$(find "$src" -type f \( -name '*.cu' -o -name '*.cuh' \) -newer "$bin" 2>/dev/null | head -1 || true)
-  if [ ! -f "$bin" ] || [ -n "$newest" ]; then
-    "$nvcc" -std=c++17 -O2 -o "$bin" "$src/test/host_check.cu"
-    echo "[seqlink] built $bin"
+  mkdir -p "$(dirname "$out")"
+  case "$kind" in
+    fatbin) args=(-fatbin "${sass[@]}" -gencode arch=compute_90,code=compute_90) ;;
+    ptx)    args=(-ptx -arch=compute_90) ;;
+    native) args=("${sass[@]}") ;;
+    host)   args=() ;;
+    *) echo "[seqlink] unknown target kind '$kind' in $target" >&2; exit 1 ;;
+  esac
+  log=$(mktemp)
+  if ! "$nvcc" -std=c++17 -O3 "${args[@]}" "${include_args[@]}" -I"$(dirname "$src")" -o "$out" "$src" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log" "$out"
+    echo "[seqlink] nvcc failed on $src ($kind, $("$nvcc" --version | tail -1 | sed 's/^Build //'))" >&2
+    exit 1
   fi
+  rm -f "$log"
+  built+=("$(basename "$out")")
+done
+if [ ${#built[@]} -gt 0 ]; then
+  echo "[seqlink] nvcc built ${built[*]} in $(( $(date +%s) - started ))s"
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmark harness (io.seqlink.bench.BenchMain, issue 6) ON the GPU host: no Maven, no JDK, no network.
 # Run it from the repository root with .gpu/ built on the build machine by scripts/gpu/build-bundle.sh
-# (JRE, jars incl. seqlink-kernels with io.seqlink.bench, JCuda, the C++ comparator in .gpu/native).
+# (JRE, jars incl. seqlink-tools with io.seqlink.bench and seqlink-kernels, JCuda, the C++ comparator in .gpu/native).
 #
 # Writes under $OUT (default /tmp/seqlink-bench-out), flat, at most 6 files:
 #   env.txt               date, nvidia-smi (GPU, driver, clocks, topology), CPUs, load, Java, git revision
@@ -80,7 +80,7 @@ extra=(${BENCH_ARGS:-})
   ls -la "$bundle/lib" "$bundle/native" 2>&1
 } > "$OUT/env.txt" 2>&1
 
-# The bundle must hold the harness (a bundle built before issue 6's classes lacks it).
+# The bundle must hold the harness (seqlink-tools; a bundle built before issue 11 has it inside seqlink-kernels).
 if ! "$JAVA" -cp "$CP" io.seqlink.bench.BenchMain --help > /dev/null 2>> "$log"; then
   say "the bundle's jars have no io.seqlink.bench.BenchMain: rebuild .gpu with scripts/gpu/build-bundle.sh"
   exit 2

@@ -4,10 +4,13 @@
 # to the GPU host and run scripts/gpu/run-on-gpu.sh there.
 #
 #   .gpu/jre.tar.xz          trimmed Java 17 runtime (/work/shared/tools/make-jre.sh)
-#   .gpu/lib/*.jar           seqlink-kernels (with the fat binary), JCuda + its driver natives only,
-#                            slf4j, AssertJ (+ Byte Buddy), the JUnit console launcher (standalone)
+#   .gpu/lib/*.jar           seqlink-kernels (the runtime, with the fat binary), seqlink-tools (the benchmark
+#                            harness, soak runner, CUDA benchmarks) and its libraries (Jackson, HdrHistogram,
+#                            JFreeChart, JFreeSVG, JSpecify), JCuda + its driver natives only, slf4j (+ simple),
+#                            AssertJ (+ Byte Buddy), the JUnit console launcher (standalone)
 #   .gpu/test-classes/       the kernels module's compiled tests (io.seqlink.gpu and the rest)
-#   .gpu/native/             seqlink-cycle-bench (the C++ comparator) and seqlink-host-check
+#   .gpu/native/             seqlink-cycle-bench (the C++ comparator), seqlink-host-check, seqlink-litmus (the ordering
+#                            litmus tests) and the runtime's PTX
 #
 # Usage: scripts/gpu/build-bundle.sh        (needs nvcc; Maven runs offline first, online if that fails)
 set -euo pipefail
@@ -18,26 +21,29 @@ junit_console_version=6.0.3
 
 mvn_() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
 
-echo "[bundle] building the kernels module (nvcc + javac)"
-mvn_ -pl kernels -DskipTests package
-mvn_ -pl kernels test-compile
+echo "[bundle] building the runtime and the tools (nvcc + javac)"
+mvn_ -pl kernels,kernels/tools -am -DskipTests -Djcstress.skip=true package
+mvn_ -pl kernels -Djcstress.skip=true test-compile
 native="$root/kernels/target/native"
-for bin in seqlink-cycle-bench seqlink-host-check; do
-  [ -x "$native/$bin" ] || { echo "[bundle] $native/$bin was not built (is nvcc installed?)" >&2; exit 1; }
+tools_native="$root/kernels/tools/target/native"
+for bin in "$tools_native/seqlink-cycle-bench" "$native/seqlink-host-check" "$native/seqlink-litmus"; do
+  [ -x "$bin" ] || { echo "[bundle] $bin was not built (is nvcc installed?)" >&2; exit 1; }
 done
 [ -f "$root/kernels/target/classes/io/seqlink/kernels/seqlink.fatbin" ] || { echo "[bundle] no fat binary was built" >&2; exit 1; }
 
 rm -rf "$out/lib" "$out/test-classes" "$out/native"
 mkdir -p "$out/lib" "$out/native"
-cp "$root"/kernels/target/seqlink-kernels-*.jar "$out/lib/"
+# the tools' runtime classpath: seqlink-kernels, JCuda, slf4j and the report libraries (kernels/tools/target/lib)
+cp "$root"/kernels/tools/target/seqlink-tools-*.jar "$root"/kernels/tools/target/lib/*.jar "$out/lib/"
 cp -r "$root/kernels/target/test-classes" "$out/test-classes"
-cp "$native/seqlink-cycle-bench" "$native/seqlink-host-check" "$out/native/"
+cp "$tools_native/seqlink-cycle-bench" "$native/seqlink-host-check" "$native/seqlink-litmus" "$native/seqlink_runtime.ptx" "$out/native/"
 
 echo "[bundle] copying dependencies"
 deps=$(mktemp -d)
 trap 'rm -rf "$deps"' EXIT
 mvn_ -pl kernels dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$deps"
-for pattern in 'jcuda-[0-9]*.jar' 'slf4j-api-*.jar' 'slf4j-simple-*.jar' 'assertj-core-*.jar' 'byte-buddy-[0-9]*.jar'; do
+# the GPU suite's test libraries (the runtime ones came with the tools)
+for pattern in 'assertj-core-*.jar' 'byte-buddy-[0-9]*.jar'; do
   found=$(find "$deps" -maxdepth 1 -name "$pattern" | head -1)
   [ -n "$found" ] || { echo "[bundle] no $pattern among the kernels module's dependencies" >&2; exit 1; }
   cp "$found" "$out/lib/"

@@ -5,8 +5,8 @@
 #
 #   $OUT/env.txt               nvidia-smi, driver, GPU, kernel, Java
 #   $OUT/launch-variants.json  LaunchVariantsBenchmark: per-launch cost of each JCuda launch path
-#   $OUT/cycle-cpp.json        seqlink-cycle-bench (C++ comparator): cycle, wait-value, throughput,
-#                              memcpy-peer, the article's four schemes
+#   $OUT/cycle-cpp.json        seqlink-cycle-bench (C++ comparator): latency and throughput rows (the channel, naive
+#                              hand-offs, the floor, armed rounds), bandwidth, cancel, memcpy-peer, the article's schemes
 #   $OUT/cycle-java.json       CycleBenchmark: the same cycle through the Java SPI
 #   $OUT/junit.log             JUnit console launcher, io.seqlink.gpu, tag gpu (and the header contract tests)
 #   $OUT/sanitizer.log         compute-sanitizer memcheck, racecheck, synccheck on seqlink-cycle-bench --mode sanitize
@@ -51,7 +51,7 @@ fi
 tar xJf "$bundle/jre.tar.xz" -C /tmp
 JAVA=/tmp/jre/bin/java
 CP="$bundle/lib/*:$bundle/test-classes"
-JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink.hostCheck=$bundle/native/seqlink-host-check)
+JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink.hostCheck=$bundle/native/seqlink-host-check -Dseqlink.litmus=$bundle/native/seqlink-litmus)
 if [ "$profile" = quick ]; then
   bench_args=(--short)
   java_warmup=(--warmup 2000)
@@ -131,9 +131,16 @@ if "results" in lv:
             lines.append("  %-30s p50 %.2f us  p99 %.2f us" % (r["variant"], l["p50"], l["p99"]))
 cpp, java = load("cycle-cpp.json"), load("cycle-java.json")
 def index(doc):
+    # version 2 rows carry a kind; the channel's rows are "channel" in both kinds (scripts/gpu/fastpath-summary.py
+    # prints every row with its ratios to the naive hand-off and to the floor)
     m = {}
     for r in doc.get("results", []):
-        m[(r.get("mode"), r.get("frame_bytes"))] = r
+        mode = r.get("mode")
+        if r.get("kind") == "throughput":
+            mode = "throughput" if mode == "channel" else "tp:" + str(mode)
+        elif mode == "channel":
+            mode = "cycle"
+        m[(mode, r.get("frame_bytes"))] = r
     return m
 ci, ji = index(cpp), index(java)
 if ci or ji:
@@ -142,7 +149,7 @@ if ci or ji:
     for key in sorted(set(ci) | set(ji), key=lambda k: (str(k[0]), k[1] or 0)):
         mode, size = key
         c, j = ci.get(key), ji.get(key)
-        if mode in ("cycle", "wait-value", "memcpy-peer", "cycle-channel"):
+        if mode in ("cycle", "wait-value", "memcpy-peer", "cycle-channel", "floor", "naive-2s"):
             cl = c["latency_us"] if c else None
             jl = j["latency_us"] if j else None
             r50 = "%.2f" % (jl["p50"] / cl["p50"]) if cl and jl and cl["p50"] else "-"

@@ -8,13 +8,14 @@
 namespace seqlink {
 namespace layout {
 
-// ControlBlock: 64 bytes of words in a 128-byte line of its own.
+// ControlBlock: 64 bytes of words in a 128-byte line of its own. The host mirror holds publish_seq
+// only; replicas hold both words.
 constexpr uint64_t CONTROL_PUBLISH_SEQ = 0;
 constexpr uint64_t CONTROL_WRITER_BUSY = 8;
-constexpr uint64_t CONTROL_BATCH_SIZE = 16;
 constexpr uint64_t CONTROL_BYTES = 128;
 
-// ConsumerBlock: line 0 cursor, line 1 descriptor.
+// ConsumerBlock: line 0 cursor, line 1 descriptor. consumed_seq, round and host_round are written to
+// the host mirror only (nothing on a device reads them).
 constexpr uint64_t CONSUMER_CONSUMED_SEQ = 0;
 constexpr uint64_t CONSUMER_READS = 8;
 constexpr uint64_t CONSUMER_EMPTY_POLLS = 16;

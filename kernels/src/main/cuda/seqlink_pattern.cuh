@@ -1,5 +1,7 @@
 // seqlink_pattern.cuh: the frame pattern and checksum of io.seqlink.backend.FramePattern, bit for bit.
-// Host and device code, so the host check (test/host_check.cu) and the kernels share one definition.
+// Host and device code, so the host check (test/host_check.cu) and the kernels share one definition;
+// under nvcc also the grid-wide fill and checksum that the probe's kernels, the tests', the tools' and
+// the sample's workload kernels are thin entry points to.
 //
 //   pattern word k of seed s:  mix(s + k)                       (little-endian 64-bit words)
 //   checksum of n bytes:       mix(n ^ XOR_k mix(word_k + k * GOLDEN)), the last partial word zero-padded
@@ -9,6 +11,12 @@
 #pragma once
 
 #include <cstdint>
+
+#ifdef __CUDACC__
+#include "seqlink_args.cuh"
+#include "seqlink_grid.cuh"
+#include "seqlink_sync.cuh"
+#endif
 
 namespace seqlink {
 
@@ -70,5 +78,111 @@ __host__ __device__ inline void fill_serial(uint8_t* p, uint64_t length, uint64_
         p[i] = static_cast<uint8_t>(last >> ((i & 7) << 3));
     }
 }
+
+#ifdef __CUDACC__
+
+// Writes `length` bytes of the pattern for `seed` at dst, spread over `threads` threads of which this is
+// number `tid`: 16-byte stores when dst is 16-byte aligned (two pattern words each), bytes otherwise.
+__device__ inline void fill_pattern_part(uint64_t dst, uint64_t length, uint64_t seed, uint64_t tid, uint64_t threads) {
+    const uint64_t words = length >> 3;
+    uint64_t done = 0;
+    if ((dst & 15) == 0) {
+        const uint64_t pairs = words >> 1;
+        ulonglong2* p = reinterpret_cast<ulonglong2*>(dst);
+        for (uint64_t i = tid; i < pairs; i += threads) {
+            p[i] = make_ulonglong2(pattern_word(seed, 2 * i), pattern_word(seed, 2 * i + 1));
+        }
+        done = pairs << 1;
+    }
+    uint8_t* bytes = reinterpret_cast<uint8_t*>(dst);
+    for (uint64_t k = done + tid; k < words; k += threads) {
+        const uint64_t w = pattern_word(seed, k);
+#pragma unroll
+        for (int b = 0; b < 8; b++) {
+            bytes[k * 8 + b] = static_cast<uint8_t>(w >> (8 * b));
+        }
+    }
+    if (tid == 0 && (length & 7) != 0) {
+        const uint64_t last = pattern_word(seed, words);
+        for (uint64_t i = words << 3; i < length; i++) {
+            bytes[i] = static_cast<uint8_t>(last >> ((i & 7) << 3));
+        }
+    }
+}
+
+// The same, spread over the whole grid. Call from every thread.
+__device__ inline void fill_pattern_grid(uint64_t dst, uint64_t length, uint64_t seed) {
+    fill_pattern_part(dst, length, seed, static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+            static_cast<uint64_t>(gridDim.x) * blockDim.x);
+}
+
+// This thread's share of the checksum fold of `length` bytes at src (XOR them over the grid, then
+// checksum_finish): 16-byte loads when src is 16-byte aligned, two in flight per iteration.
+__device__ inline uint64_t checksum_fold_grid(uint64_t src, uint64_t length) {
+    const uint64_t words = length >> 3;
+    const uint64_t tid = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const uint64_t threads = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+    uint64_t acc = 0;
+    uint64_t done = 0;
+    if ((src & 15) == 0) {
+        const uint64_t pairs = words >> 1;
+        const ulonglong2* p = reinterpret_cast<const ulonglong2*>(src);
+        uint64_t i = tid;
+        for (; i + threads < pairs; i += 2 * threads) {
+            const ulonglong2 a = p[i];
+            const ulonglong2 b = p[i + threads];
+            acc ^= checksum_term(a.x, 2 * i) ^ checksum_term(a.y, 2 * i + 1);
+            acc ^= checksum_term(b.x, 2 * (i + threads)) ^ checksum_term(b.y, 2 * (i + threads) + 1);
+        }
+        if (i < pairs) {
+            const ulonglong2 a = p[i];
+            acc ^= checksum_term(a.x, 2 * i) ^ checksum_term(a.y, 2 * i + 1);
+        }
+        done = pairs << 1;
+    }
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(src);
+    for (uint64_t k = done + tid; k < words; k += threads) {
+        uint64_t w = 0;
+#pragma unroll
+        for (int b = 0; b < 8; b++) {
+            w |= static_cast<uint64_t>(bytes[k * 8 + b]) << (8 * b);
+        }
+        acc ^= checksum_term(w, k);
+    }
+    if (tid == 0 && (length & 7) != 0) {
+        uint64_t tail = 0;
+        for (uint64_t i = words << 3; i < length; i++) {
+            tail |= static_cast<uint64_t>(bytes[i]) << ((i & 7) << 3);
+        }
+        acc ^= checksum_term(tail, words);
+    }
+    return acc;
+}
+
+// Writes the checksum of `length` bytes at src into the word at out. A grid of more than one block folds
+// through the Scratch line at `scratch` (zeroed once; left zeroed); the last block writes the result.
+// Call from every thread.
+__device__ inline void checksum_grid(uint64_t src, uint64_t length, uint64_t out, uint64_t scratch) {
+    const uint64_t acc = grid::block_xor(checksum_fold_grid(src, length));
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) {
+            st_relaxed_sys(reinterpret_cast<uint64_t*>(out), checksum_finish(acc, length));
+        }
+        return;
+    }
+    Scratch* s = reinterpret_cast<Scratch*>(scratch);
+    if (threadIdx.x == 0) {
+        atomicXor(reinterpret_cast<unsigned long long*>(&s->acc), static_cast<unsigned long long>(acc));
+    }
+    if (!grid::last_block_arrives(&s->arrivals)) {
+        return;
+    }
+    if (threadIdx.x == 0) {
+        const uint64_t all = atomicExch(reinterpret_cast<unsigned long long*>(&s->acc), 0ull);
+        st_relaxed_sys(reinterpret_cast<uint64_t*>(out), checksum_finish(all, length));
+    }
+}
+
+#endif  // __CUDACC__
 
 }  // namespace seqlink

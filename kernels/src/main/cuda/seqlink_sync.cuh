@@ -2,7 +2,9 @@
 //
 // Every cross-thread, cross-kernel or cross-device hand-off in seqlink goes through one of these, so
 // the ordering argument (docs/memory-model.md) can name the instruction at each edge and a driver or
-// compiler quirk is fixed in one place (the style of NCCL's and DeepEP's ptx helpers).
+// compiler quirk is fixed in one place (the style of NCCL's and DeepEP's ptx helpers). Each helper
+// has a litmus test on the GPU (kernels/src/test/cuda/litmus.cu) that fails when its ordering is
+// taken away, so a weakening here shows there before it shows as a corrupt frame.
 //
 // Scopes: .sys = every thread of every device and the host (needed for peer GPUs and host-mapped
 // mirrors); .gpu = every thread of this device (enough for words only this device touches).
@@ -76,11 +78,20 @@ __device__ __forceinline__ void st_relaxed_sys_u32(uint32_t* p, uint32_t v) {
 
 // ---- read-modify-write ------------------------------------------------------------------------
 
-// Release reduction (add without a returned value), system scope: the publish. Everything this
-// thread wrote or observed before is visible to whoever acquires the new sum. No round trip: the
-// cheapest cross-device atomic (the source article's rule: one unconditional add, one thread).
+// Release reduction (add without a returned value), system scope: the source article's publish.
+// Everything this thread wrote or observed before is visible to whoever acquires the new sum. No round
+// trip: the cheapest cross-device atomic (one unconditional add, one thread). It compiles to
+// MEMBAR.ALL.SYS + RED, the same as fence_acq_rel_sys + red_relaxed_sys_add, which seqlink's publish
+// tail (seqlink_device.cuh) writes instead so that the one fence also releases the replica stores.
 __device__ __forceinline__ void red_release_sys_add(uint64_t* p, uint64_t v) {
     asm volatile("red.release.sys.global.add.u64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
+}
+
+// Relaxed reduction, system scope: atomic, orders nothing by itself. After fence_acq_rel_sys it is a
+// release add (the PTX "release pattern": the fence releases every strong write that follows it in
+// this thread), which is how the publish step releases the add and the replica stores with ONE fence.
+__device__ __forceinline__ void red_relaxed_sys_add(uint64_t* p, uint64_t v) {
+    asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
 }
 
 // Release fetch-and-add, system scope: as red_release_sys_add but returns the old value (a round
@@ -107,8 +118,8 @@ __device__ __forceinline__ uint32_t atom_add_acq_rel_gpu_u32(uint32_t* p, uint32
     return old;
 }
 
-// Acquire compare-and-swap, system scope (the mutex baseline only: seqlink itself never CASes
-// across devices, where CAS may fall back to slow paths).
+// Acquire compare-and-swap, system scope: a lock's acquire (the benchmark's mutex baseline only:
+// seqlink itself never CASes across devices, where CAS may fall back to slow paths).
 __device__ __forceinline__ uint32_t atom_cas_acquire_sys_u32(uint32_t* p, uint32_t expected, uint32_t desired) {
     uint32_t old;
     asm volatile("atom.acquire.sys.global.cas.b32 %0, [%1], %2, %3;"
@@ -119,15 +130,18 @@ __device__ __forceinline__ uint32_t atom_cas_acquire_sys_u32(uint32_t* p, uint32
 // ---- fences -----------------------------------------------------------------------------------
 
 // Sequentially consistent fence, system scope: orders everything before it against everything
-// after it, for every observer, and takes part in the single total order of sc fences. Placed
-// before the publish add (the source article's publish_release: fence + release add).
+// after it, for every observer, and takes part in the single total order of sc fences (store
+// buffering needs it; message passing does not). Costs MEMBAR.SC.SYS plus an L1 invalidation, so
+// seqlink's channel steps use none: a release/acquire pair or fence_acq_rel_sys is enough for each of
+// their hand-offs (docs/memory-model.md). The benchmark baselines and the litmus tests use it.
 __device__ __forceinline__ void fence_sc_sys() {
     asm volatile("fence.sc.sys;" ::: "memory");
 }
 
 // Acquire-release fence, system scope: earlier loads and stores are ordered before later ones as
 // seen by any device or the host; with a strong access on each side it synchronises like a
-// release/acquire pair. Cheaper than fence.sc.
+// release/acquire pair. Compiles to one MEMBAR.ALL.SYS, as does every .release.sys operation; ptxas
+// merges none of them, so each one written is one paid.
 __device__ __forceinline__ void fence_acq_rel_sys() {
     asm volatile("fence.acq_rel.sys;" ::: "memory");
 }

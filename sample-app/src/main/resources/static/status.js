@@ -62,10 +62,28 @@
     backend.dataset.backend = seqlink.backend;
     backend.textContent = seqlink.backend === 'emulated' ? 'emulated backend (no GPU)' : seqlink.backend + ' backend';
     $('backend-reason').textContent = seqlink.backendReason || '';
+    $('backend-reason').title = seqlink.backendDetail || '';
     var status = health && health.status ? health.status : 'UNKNOWN';
     $('health').dataset.status = status;
     $('health').textContent = 'health ' + status;
-    $('required-class').textContent = seqlink.topology ? seqlink.topology.requiredLinkClass : '?';
+    if (seqlink.topology) {
+      $('required-class').textContent = seqlink.topology.requiredLinkClass;
+      $('required-line').hidden = false;
+    }
+    $('probe-note').hidden = seqlink.backend !== 'emulated';
+  }
+
+  // What a cell says under its verdict: the probe's figure, or why there is none. Only a link no
+  // channel uses reads "not probed"; a used one was probed, or has nothing to probe.
+  function linkFigure(l, used, emulated, verifying) {
+    if (l && l.probe) {
+      return 'atomic add ' + formatNanos(l.probe.atomicAddLatencyNs) + (emulated ? ' (emulated)' : '');
+    }
+    if (!used) { return 'not probed'; }
+    if (!verifying) { return 'verification off'; }
+    if (l && l.verdict === 'host-staged') { return 'no peer access'; }
+    if (l && l.verdict === 'peer-copy') { return 'no peer atomics'; }
+    return 'driver attributes only';
   }
 
   // ---- link matrix --------------------------------------------------------------------------------
@@ -98,7 +116,6 @@
         var l = links[p + '>' + c];
         var verdict = l ? l.verdict : 'unknown';
         var used = usedBy[p + '>' + c];
-        var latency = l && l.probe ? formatNanos(l.probe.atomicAddLatencyNs) : '';
         var td = el('td', {
           'class': 'link' + (used ? ' used' : ''),
           'data-producer': String(p),
@@ -108,7 +125,8 @@
           title: (l ? l.reason : 'no verdict') + (used ? '\nused by: ' + used.join(', ') : '\nno channel uses this link')
         }, [
           el('span', { 'class': 'verdict', text: verdict }),
-          el('span', { 'class': 'latency', text: latency ? 'atomic add ' + latency : 'not probed' })
+          el('span', { 'class': 'latency', text: linkFigure(l, used, seqlink.backend === 'emulated',
+            !seqlink.topology || seqlink.topology.verificationEnabled) })
         ]);
         if (l && l.probe && l.probe.acquireLoadLatencyNs) {
           td.dataset.atomicAddNs = String(l.probe.atomicAddLatencyNs);

@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -216,14 +217,14 @@ public final class SeqlinkRuntime implements AutoCloseable {
         if (spec.producer() >= 0 && !devices.contains(spec.producer())) {
             v.add(new Violation(prefix + "producer", "producer device " + spec.producer() + " is not among the devices in use "
                     + devices + " (" + backend.description() + ")", "pick one of " + devices
-                    + ", or add the device to seqlink.topology.devices"));
+                    + ", or open the runtime with that device"));
         }
         if (spec.consumers() != null) {
             for (Integer c : spec.consumers()) {
                 if (c != null && c >= 0 && !devices.contains(c)) {
                     v.add(new Violation(prefix + "consumers", "consumer device " + c + " is not among the devices in use "
                             + devices + " (" + backend.description() + ")", "pick devices from " + devices
-                            + ", or add the device to seqlink.topology.devices"));
+                            + ", or open the runtime with that device"));
                 }
             }
         }
@@ -363,7 +364,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
     public static final class Builder {
         private BackendSelection backend = BackendSelection.AUTO;
         private final List<BackendProvider> providers = new ArrayList<>();
-        private List<Integer> devices;
+        private @Nullable List<Integer> devices;
         private VerifierSettings verifier = VerifierSettings.defaults();
         private TopologyPolicy policy = TopologyPolicy.lenient();
         private LauncherSettings launcher = LauncherSettings.defaults();
@@ -392,8 +393,8 @@ public final class SeqlinkRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Devices in use (default: all the backend has). */
-        public Builder devices(List<Integer> devices) {
+        /** Devices in use ({@code null} or empty, the default: all the backend has). */
+        public Builder devices(@Nullable List<Integer> devices) {
             this.devices = devices;
             return this;
         }
@@ -445,15 +446,10 @@ public final class SeqlinkRuntime implements AutoCloseable {
             SeqlinkRuntime rt = null;
             try {
                 rt = new SeqlinkRuntime(this, choice);
-                List<Violation> deviceProblems = new ArrayList<>();
-                for (int d : rt.devices) {
-                    if (d < 0 || d >= choice.backend().deviceCount()) {
-                        deviceProblems.add(new Violation("topology.devices", "device " + d + " does not exist: "
-                                + choice.backend().description(), "list devices between 0 and " + (choice.backend().deviceCount() - 1)));
-                    }
-                }
-                if (!deviceProblems.isEmpty()) {
-                    throw new SeqlinkConfigurationException(deviceProblems);
+                List<Integer> missing = rt.devices.stream().filter(d -> d < 0 || d >= choice.backend().deviceCount()).toList();
+                if (!missing.isEmpty()) {
+                    throw new MissingDevicesException(choice.backend().kind(), choice.backend().description(),
+                            choice.backend().deviceCount(), missing);
                 }
                 log.info("seqlink runtime: {} ({}), devices {}", choice.backend().description(), choice.reason(), rt.devices);
                 rt.links.verify(channels.isEmpty() ? allPairs(rt.devices) : channels);

@@ -10,12 +10,16 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The runtime module's boundaries: Spring-free, JCuda only behind the CUDA backend's seam, a backend
- * SPI that names no implementation, no package cycles, and no tooling.
+ * SPI that names no implementation, no package cycles, no tooling, and every package {@code @NullMarked}.
  */
 class ArchitectureTest {
 
@@ -77,6 +81,13 @@ class ArchitectureTest {
                 .orShould().haveSimpleNameEndingWith("Benchmark").orShould().haveSimpleName("BenchSupport")
                 .because("benchmarks and the soak runner live in kernels/tools (seqlink-tools), which no service loads")
                 .check(kernels);
+    }
+
+    @Test
+    void everyPackageIsNullMarked() {
+        Set<String> packages = kernels.stream().map(JavaClass::getPackageName).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(packages).hasSizeGreaterThan(9).allSatisfy(p -> assertThat(kernels.getPackage(p).isAnnotatedWith(NullMarked.class))
+                .as("%s has a package-info.java annotated @NullMarked", p).isTrue());
     }
 
     @Test

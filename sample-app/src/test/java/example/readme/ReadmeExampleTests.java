@@ -19,9 +19,9 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The README's example is real: its {@code application.yml} block configures a context with the two
- * classes of this package, whose code the README shows verbatim, and frames published by the camera
- * reach the listener. Editing one without the other fails here. (A package of its own, like a user's
- * application, so the sample's component scan never sees these beans.)
+ * classes of this package, which the README shows verbatim ({@code DocSnippetsTests} checks that), and
+ * frames published by the camera reach the listener. (A package of its own, like a user's application,
+ * so the sample's component scan never sees these beans.)
  */
 class ReadmeExampleTests {
 
@@ -33,16 +33,6 @@ class ReadmeExampleTests {
     @EnableAutoConfiguration
     @Import({Camera.class, Inference.class})
     static class ReadmeApplication {
-    }
-
-    @Test
-    void theReadmeShowsTheseClassesVerbatim() throws Exception {
-        String readme = Files.readString(README, StandardCharsets.UTF_8);
-        for (String file : new String[] {"Camera.java", "Inference.java"}) {
-            String source = Files.readString(SOURCES.resolve(file), StandardCharsets.UTF_8);
-            String body = source.substring(source.indexOf("@Component")).strip();
-            assertThat(readme).as("README.md shows " + file + " from @Component on, unchanged").contains(body);
-        }
     }
 
     @Test

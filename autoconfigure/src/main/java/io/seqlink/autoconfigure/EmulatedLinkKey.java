@@ -2,6 +2,7 @@ package io.seqlink.autoconfigure;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A key of {@code seqlink.emulated.links} or {@code seqlink.emulated.latency}: {@code a-b} for both
@@ -16,7 +17,7 @@ record EmulatedLinkKey(int accessor, int owner, boolean bidirectional) {
     private static final Pattern KEY = Pattern.compile("(\\d{1,2})-(to-)?(\\d{1,2})");
 
     /** The parsed key, or {@code null} when it is not of either form. */
-    static EmulatedLinkKey parse(String key) {
+    static @Nullable EmulatedLinkKey parse(@Nullable String key) {
         if (key == null) {
             return null;
         }

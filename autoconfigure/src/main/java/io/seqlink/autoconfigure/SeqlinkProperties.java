@@ -33,18 +33,23 @@ import org.springframework.util.unit.DataSize;
  * @param topology Devices in use and what channels require of the links between them.
  * @param verify   How the startup verifier proves each link a channel uses.
  * @param emulated The simulated machine used by the emulated backend.
- * @param channels Channels to open at startup, by name. Each becomes a PublishChannel bean of that name. A name
- *                 is 1 to 64 letters, digits, '-' or '_'.
+ * @param channels Channels to open at startup, by name. Each becomes a PublishChannel bean qualified by that name
+ *                 (inject it with @Qualifier("name")) and named after it unless another bean has the name. A
+ *                 name is 1 to 64 letters, digits, '-' or '_'.
  * @param launcher How the launcher drives consumers.
  * @param listener How @ChannelListener methods are run and retried.
  * @param health   When the 'seqlink' health contributor reports a degraded state.
  * @param shutdown What happens to in-flight frames when the application stops.
+ * @param failOnUnknownProperties Whether a seqlink.* key of the configuration that names no property (a
+ *                 misspelling such as 'slot-sise') fails startup, naming the key and the nearest valid one. When
+ *                 false, such keys are logged as a warning and ignored (e.g. to run a configuration written for a
+ *                 newer version). Keys from environment variables and system properties are only warned about.
  */
 @ConfigurationProperties("seqlink")
 public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultValue("auto") BackendSelection backend,
         @DefaultValue Topology topology, @DefaultValue Verify verify, @DefaultValue Emulated emulated,
         Map<String, Channel> channels, @DefaultValue Launcher launcher, @DefaultValue Listener listener,
-        @DefaultValue Health health, @DefaultValue Shutdown shutdown) {
+        @DefaultValue Health health, @DefaultValue Shutdown shutdown, @DefaultValue("true") boolean failOnUnknownProperties) {
 
     public SeqlinkProperties {
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));

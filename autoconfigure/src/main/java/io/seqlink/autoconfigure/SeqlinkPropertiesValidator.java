@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks {@link SeqlinkProperties} before anything is opened and lists every problem at once, each
@@ -90,7 +91,7 @@ public final class SeqlinkPropertiesValidator {
         notNull("seqlink.emulated.stream-mode", e.streamMode(), "inline or threaded", v);
     }
 
-    private static EmulatedLinkKey linkKey(String property, String key, int deviceCount, List<Violation> v) {
+    private static @Nullable EmulatedLinkKey linkKey(String property, String key, int deviceCount, List<Violation> v) {
         EmulatedLinkKey k = EmulatedLinkKey.parse(key);
         if (k == null) {
             v.add(new Violation(property, "'" + key + "' does not name a device pair",

@@ -1,5 +1,6 @@
 package io.seqlink.autoconfigure;
 
+import io.seqlink.MissingDevicesException;
 import io.seqlink.SeqlinkConfigurationException;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.emulated.EmulatedTopology;
@@ -32,12 +33,17 @@ public final class SeqlinkRuntimeFactory {
     /**
      * The open runtime with every configured channel open, its launcher not yet started.
      *
+     * @param properties  the bound configuration
+     * @param unknownKeys problems found before binding (keys that name no property), reported first
+     * @param customizers applied to the builder, in order
      * @throws SeqlinkConfigurationException listing every invalid property
      * @throws io.seqlink.backend.BackendUnavailableException when {@code seqlink.backend=cuda} cannot run here
      * @throws io.seqlink.topology.UnsupportedLinkException when a link is worse than required under policy fail
      */
-    public static SeqlinkRuntime create(SeqlinkProperties properties, List<SeqlinkRuntimeBuilderCustomizer> customizers) {
-        List<Violation> problems = SeqlinkPropertiesValidator.validate(properties);
+    public static SeqlinkRuntime create(SeqlinkProperties properties, List<Violation> unknownKeys,
+            List<SeqlinkRuntimeBuilderCustomizer> customizers) {
+        List<Violation> problems = new ArrayList<>(unknownKeys);
+        problems.addAll(SeqlinkPropertiesValidator.validate(properties));
         if (!problems.isEmpty()) {
             throw new SeqlinkConfigurationException(problems);
         }
@@ -49,6 +55,8 @@ public final class SeqlinkRuntimeFactory {
         SeqlinkRuntime runtime;
         try {
             runtime = builder.open();
+        } catch (MissingDevicesException ex) {
+            throw new SeqlinkConfigurationException(DeviceViolations.ofTopology(ex, properties));
         } catch (SeqlinkConfigurationException ex) {
             throw new SeqlinkConfigurationException(SeqlinkPropertiesValidator.qualified(ex.violations()));
         }
@@ -56,7 +64,10 @@ public final class SeqlinkRuntimeFactory {
             List<Violation> channelProblems = new ArrayList<>();
             specs.forEach((name, spec) -> {
                 if (runtime.channel(name).isEmpty()) {
-                    channelProblems.addAll(runtime.validate(spec, SeqlinkPropertiesValidator.channelPrefix(name)));
+                    String prefix = SeqlinkPropertiesValidator.channelPrefix(name);
+                    // devices first, with the fix for this backend; the runtime's checks once the devices are right
+                    List<Violation> devices = DeviceViolations.ofChannel(spec, prefix, runtime, properties);
+                    channelProblems.addAll(devices.isEmpty() ? runtime.validate(spec, prefix) : devices);
                 }
             });
             if (!channelProblems.isEmpty()) {

@@ -119,11 +119,12 @@ class SeqlinkAutoConfigurationTests {
     }
 
     @Test
-    void channelBeanBacksOffToAnApplicationBeanOfTheSameName() {
+    void channelBeanMovesAsideForAnApplicationBeanOfTheSameName() {
         runner.withUserConfiguration(UserFramesBean.class).run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean("frames")).isEqualTo("mine");
-            assertThat(context.getBean(SeqlinkRuntime.class).channel("frames")).isPresent();
+            assertThat(context.getBean("seqlink.channels.frames", PublishChannel.class))
+                    .isSameAs(context.getBean(SeqlinkRuntime.class).channel("frames").orElseThrow());
         });
     }
 

@@ -2,6 +2,7 @@ package io.seqlink.backend;
 
 import io.seqlink.layout.RingGeometry;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a consume step works on.
@@ -16,7 +17,7 @@ import java.util.Objects;
  * @param lapping   whether the producer may overwrite frames this consumer has not acknowledged
  *                  ({@code latest} delivery): only then does the step check {@code writer_busy}
  */
-public record ConsumeBinding(Memory control, Memory ring, RingGeometry geometry, int maxBatch, Memory localRing,
+public record ConsumeBinding(Memory control, Memory ring, RingGeometry geometry, int maxBatch, @Nullable Memory localRing,
         DeviceBuffer block, MappedBuffer mirror, boolean lapping) {
 
     public ConsumeBinding {

@@ -8,6 +8,9 @@ public interface Device {
     /** The device's name as the driver reports it, e.g. {@code NVIDIA H200}. */
     String name();
 
+    /** Its streaming multiprocessors, for sizing the grids of user kernels (emulated devices report a few). */
+    int multiprocessors();
+
     /** Device memory, 128-byte aligned, zero-filled. */
     DeviceBuffer allocate(long bytes);
 

@@ -1,6 +1,7 @@
 package io.seqlink.backend;
 
 import io.seqlink.error.SeqlinkException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A device call failed. Carries the driver's error name (e.g. {@code CUDA_ERROR_LAUNCH_FAILED}), the
@@ -16,7 +17,7 @@ public class DeviceException extends SeqlinkException {
     private final int device;
     private final boolean sticky;
 
-    public DeviceException(String errorName, String call, int device, boolean sticky, String detail) {
+    public DeviceException(String errorName, String call, int device, boolean sticky, @Nullable String detail) {
         super(errorName + " from " + call + (device >= 0 ? " on device " + device : "")
                 + (sticky ? " (sticky: the device's context is unusable)" : "")
                 + (detail == null || detail.isEmpty() ? "" : ": " + detail));

@@ -36,8 +36,15 @@ public interface DeviceStream extends AutoCloseable {
     /** Binds the ack step of one consumer to this (the consumer's) stream. */
     AckKernel bindAck(AckBinding binding);
 
-    /** The device's workload kernels (pattern fill, checksum, the sample's compute), on this stream. */
-    Workloads workloads();
+    /**
+     * Binds kernel {@code kernel} of a user's {@code module}, whose parameters are {@code params} in
+     * declaration order, to this stream: see {@link KernelCall}. On the CUDA backend the module is
+     * loaded into the device's context on first use ({@link KernelsMissingException} when its image is
+     * not on the classpath; {@link DeviceException} when the image has no such kernel); on the emulated
+     * backend its Java twin runs ({@link IllegalArgumentException} naming the fix when none is
+     * registered). Binding allocates; launching does not. The binding lives as long as the stream.
+     */
+    KernelCall bindKernel(KernelModule module, String kernel, KernelParam... params);
 
     /** Waits until every enqueued operation has completed; throws the first failure. */
     void synchronize();

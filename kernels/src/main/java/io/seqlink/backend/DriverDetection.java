@@ -1,5 +1,7 @@
 package io.seqlink.backend;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The result of looking for a usable CUDA driver, made once per JVM and kept with its first cause
  * (JCuda throws {@code UnsatisfiedLinkError} on the first call without {@code libcuda.so.1} and only
@@ -10,9 +12,9 @@ package io.seqlink.backend;
  * @param deviceCount devices found
  * @param cause       the first failure, or {@code null}
  */
-public record DriverDetection(boolean usable, String summary, int deviceCount, Throwable cause) {
+public record DriverDetection(boolean usable, String summary, int deviceCount, @Nullable Throwable cause) {
 
-    public static DriverDetection unusable(String summary, Throwable cause) {
+    public static DriverDetection unusable(String summary, @Nullable Throwable cause) {
         return new DriverDetection(false, summary, 0, cause);
     }
 }

@@ -3,6 +3,7 @@ package io.seqlink.backend;
 import io.seqlink.layout.RingGeometry;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a publish step works on.
@@ -19,7 +20,7 @@ import java.util.Objects;
  *                    {@code null} when the ring's headers already hold them
  */
 public record PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,
-        List<PushTarget> pushTargets, MappedBuffer lengths) {
+        List<PushTarget> pushTargets, @Nullable MappedBuffer lengths) {
 
     /** A binding whose ring headers already hold the frames' lengths. */
     public PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,

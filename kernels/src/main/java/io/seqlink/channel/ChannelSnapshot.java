@@ -1,6 +1,7 @@
 package io.seqlink.channel;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A channel's state and counters at one moment, read without locks.
@@ -20,9 +21,9 @@ import java.util.List;
  * @param backpressureWaitNanos time blocking claims spent waiting for a free slot, over all producer threads
  * @param consumers         one snapshot per consumer
  */
-public record ChannelSnapshot(String name, ChannelState state, String failure, int producer, int slots, long slotBytes,
-        Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured, long backpressureWaitNanos,
-        List<ConsumerSnapshot> consumers) {
+public record ChannelSnapshot(String name, ChannelState state, @Nullable String failure, int producer, int slots, long slotBytes,
+        Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
+        long backpressureWaitNanos, List<ConsumerSnapshot> consumers) {
 
     public ChannelSnapshot {
         consumers = List.copyOf(consumers);

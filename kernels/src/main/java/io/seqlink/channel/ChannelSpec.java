@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a channel is: its producer device, its consumer devices, the ring, and how it delivers.
@@ -17,7 +18,8 @@ import java.util.regex.Pattern;
  *
  * @param name                  channel name: letters, digits, {@code -} and {@code _}; at most 64
  * @param producer              device that writes frames
- * @param consumers             devices that read every frame; at least one, no duplicates
+ * @param consumers             devices that read every frame; at least one, no duplicates ({@code null} only in a
+ *                              spec that fails {@link #validate})
  * @param slots                 ring slots, {@value RingGeometry#MIN_SLOTS} to 2^20
  * @param slotBytes             largest frame payload, 1 byte to {@value RingGeometry#MAX_SLOT_BYTES} (1 GiB - 448 B);
  *                              slots x (slotBytes + header, rounded up to 128 B) at most {@value RingGeometry#MAX_RING_BYTES}
@@ -29,9 +31,9 @@ import java.util.regex.Pattern;
  * @param stallTimeout          a consumer with frames waiting and no ack for this long is stalled
  * @param consumerFailurePolicy what happens when a consumer's device fails
  */
-public record ChannelSpec(String name, int producer, List<Integer> consumers, int slots, long slotBytes, Delivery delivery,
-        ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout, Duration stallTimeout,
-        ConsumerFailurePolicy consumerFailurePolicy) {
+public record ChannelSpec(String name, int producer, @Nullable List<Integer> consumers, int slots, long slotBytes,
+        Delivery delivery, ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout,
+        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy) {
 
     public static final int DEFAULT_SLOTS = 64;
     public static final long DEFAULT_SLOT_BYTES = 64 * 1024;
@@ -159,7 +161,7 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
     public static final class Builder {
         private final String name;
         private int producer;
-        private List<Integer> consumers = List.of();
+        private @Nullable List<Integer> consumers = List.of();
         private int slots = DEFAULT_SLOTS;
         private long slotBytes = DEFAULT_SLOT_BYTES;
         private Delivery delivery = Delivery.LOSSLESS;
@@ -179,12 +181,12 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
             return this;
         }
 
-        public Builder consumers(Integer... devices) {
+        public Builder consumers(Integer @Nullable ... devices) {
             this.consumers = devices == null ? null : java.util.Arrays.asList(devices);
             return this;
         }
 
-        public Builder consumers(List<Integer> devices) {
+        public Builder consumers(@Nullable List<Integer> devices) {
             this.consumers = devices;
             return this;
         }

@@ -11,6 +11,7 @@ import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,7 +129,7 @@ public final class ConsumerPort {
         return rounds.round().attempt() > 1 || rounds.holding();
     }
 
-    public Throwable failure() {
+    public @Nullable Throwable failure() {
         return failure;
     }
 

@@ -1,6 +1,7 @@
 package io.seqlink.channel;
 
 import io.seqlink.topology.Transport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One consumer's position and counters at one moment.
@@ -31,5 +32,5 @@ public record ConsumerSnapshot(int device, Transport transport, ConsumerState st
         long acknowledged,
         long lag, long delivered, long missed, long laps, long rounds, long deviceReads, long deviceEmptyPolls,
         long hostEmptyPolls, long retries, long deadLettered, long stalls, long latencyCount, long latencyTotalNanos,
-        long latencyMaxNanos, String failure) {
+        long latencyMaxNanos, @Nullable String failure) {
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -148,7 +149,7 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     @Override
-    public Throwable failure() {
+    public @Nullable Throwable failure() {
         return life.failure();
     }
 

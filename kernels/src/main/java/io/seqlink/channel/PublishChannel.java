@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock-free publish/consume channel from one producer device to one or more consumer devices.
@@ -52,7 +53,7 @@ public interface PublishChannel extends AutoCloseable {
     ChannelState state();
 
     /** Why the channel failed, or {@code null}. */
-    Throwable failure();
+    @Nullable Throwable failure();
 
     // ---- producer ---------------------------------------------------------------------------
 

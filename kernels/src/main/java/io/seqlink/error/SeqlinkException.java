@@ -1,5 +1,7 @@
 package io.seqlink.error;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of seqlink's exceptions. It lives in a package of its own that imports nothing of seqlink, so
  * that every package can extend it while {@code io.seqlink.SeqlinkRuntime} imports those packages
@@ -13,7 +15,7 @@ public class SeqlinkException extends RuntimeException {
         super(message);
     }
 
-    public SeqlinkException(String message, Throwable cause) {
+    public SeqlinkException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

@@ -3,9 +3,9 @@ package io.seqlink.launcher;
 import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.PortDriver;
-import io.seqlink.idle.IdleStrategy;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

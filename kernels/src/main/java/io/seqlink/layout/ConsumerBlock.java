@@ -20,14 +20,16 @@ package io.seqlink.layout;
  * </pre>
  *
  * <ul>
- *   <li>{@code consumed_seq}: last acknowledged sequence; the producer's backpressure reads its mirror.</li>
+ *   <li>{@code consumed_seq} (mirror only): last acknowledged sequence; the producer's backpressure reads it.</li>
  *   <li>{@code reads}: consume steps that found new frames; {@code empty_polls}: steps that found none
  *       (a rising count means over-eager launching); {@code laps}: frames skipped because the
  *       producer lapped the consumer ({@code latest} delivery only).</li>
  *   <li>{@code ready_from .. ready_to}: the range the last step took; frames below {@code valid_from}
  *       were overwritten while being read and must be skipped; {@code observed_pub} is the
- *       {@code publish_seq} the step's acquire read returned; {@code round} is the launcher's round
- *       number, written last, so a host that sees it sees the rest of the line.</li>
+ *       {@code publish_seq} the step's acquire read returned; {@code round} (mirror only) is the launcher's round
+ *       number, written last with release, so a host that acquires it sees the rest of the line (and
+ *       what the step's acquire read made visible: a host-memory replica's frames). A device listener's
+ *       kernels read the device block's descriptor in stream order.</li>
  *   <li>{@code host_round} (mirror only): the last round whose frames reached host memory, written
  *       by the stream after the copy to host, so a host listener knows its frames are there.</li>
  * </ul>

@@ -5,10 +5,10 @@ package io.seqlink.layout;
  * from the data (the control plane is never memcpy'd together with frames).
  *
  * <pre>
- *   0                   8                   16                  24                          64        128
- *   +-------------------+-------------------+-------------------+---------------------------+---------+
- *   | publish_seq  u64  | writer_busy  u64  | batch_size   u64  | reserved (5 x u64)        | padding |
- *   +-------------------+-------------------+-------------------+---------------------------+---------+
+ *   0                   8                   16                                          64        128
+ *   +-------------------+-------------------+-------------------------------------------+---------+
+ *   | publish_seq  u64  | writer_busy  u64  | reserved (6 x u64)                        | padding |
+ *   +-------------------+-------------------+-------------------------------------------+---------+
  * </pre>
  *
  * <ul>
@@ -19,19 +19,18 @@ package io.seqlink.layout;
  *       {@code max_batch} frames between publishes), before any of those frames is written. A reader
  *       that read frame {@code f} and then (acquire) sees {@code writer_busy < f + slots} knows the
  *       frame was not overwritten while it read.</li>
- *   <li>{@code batch_size}: frames added by the last publish (observability).</li>
  * </ul>
  *
- * <p>The producer's host mirror (pinned, host-mapped) uses the same offsets: the publish step
- * release-stores {@code publish_seq} and {@code writer_busy} there last, after every other effect of
- * the publish, so the host sees progress without touching the device. Push transports keep a replica
- * of this block on the consumer's side, written by the producer with the same orderings.
+ * <p>The producer's host mirror (pinned, host-mapped) uses the same offsets but holds only
+ * {@code publish_seq}: the publish step stores it there last, after every other effect of the publish,
+ * so the host sees progress without touching the device. Push transports keep a replica of the whole
+ * block on the consumer's side, written by the producer with the same orderings. (The source article's
+ * {@code batch_size} word was written and never read; it is gone.)
  */
 public final class ControlBlock {
 
     public static final int PUBLISH_SEQ = 0;
     public static final int WRITER_BUSY = 8;
-    public static final int BATCH_SIZE = 16;
     /** Words in use; the rest of the 64 bytes are reserved. */
     public static final int USED_BYTES = 64;
     /** Size of the allocation: one 128-byte line. */

@@ -3,6 +3,7 @@ package io.seqlink.topology;
 import io.seqlink.backend.LinkAttributes;
 import io.seqlink.backend.ProbeMeasurement;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The verifier's judgement of one producer → consumer link, with the figures behind it.
@@ -16,7 +17,7 @@ import java.util.Objects;
  * @param probe     what the probe measured, or {@code null} when the link was not probed
  */
 public record LinkVerdict(int producer, int consumer, LinkClass verdict, String reason, LinkAttributes pull,
-        LinkAttributes push, ProbeMeasurement probe) {
+        LinkAttributes push, @Nullable ProbeMeasurement probe) {
 
     public LinkVerdict {
         Objects.requireNonNull(verdict, "verdict");

@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Proves the hardware path of each link before a channel uses it: driver attributes (peer access,
- * native atomics, both directions), then—for links that claim native atomics—the probe: a functional
+ * native atomics, both directions: the pull direction for {@code PEER_ATOMIC}, the push direction for
+ * what a {@code PEER_COPY} verdict rests on), then—for links that claim native atomics—the probe: a functional
  * check and the latency and scaling of remote atomics against thresholds. Peer access can be enabled
  * without error and still route atomics through the host; only measurement tells.
  *
@@ -40,7 +42,7 @@ public final class TopologyVerifier {
      * (as {@code producer * 1000 + consumer}, or all when {@code null}) are probed, the rest are judged
      * on driver attributes alone.
      */
-    public TopologyReport verify(List<Integer> devices, Set<Integer> probePairs) {
+    public TopologyReport verify(List<Integer> devices, @Nullable Set<Integer> probePairs) {
         long start = System.nanoTime();
         List<TopologyReport.DeviceSummary> summaries = new ArrayList<>();
         for (int d : devices) {
@@ -79,8 +81,8 @@ public final class TopologyVerifier {
                     pull, push, null);
         }
         LinkClass withoutAtomics = push.accessSupported() ? LinkClass.PEER_COPY : LinkClass.HOST_STAGED;
-        String fallbackHow = withoutAtomics == LinkClass.PEER_COPY ? "" : "; device " + producer
-                + " cannot write device " + consumer + "'s memory either, so frames go through host memory";
+        String fallbackHow = withoutAtomics == LinkClass.PEER_COPY ? peerCopyStanding(producer, consumer, push) : "; device "
+                + producer + " cannot write device " + consumer + "'s memory either, so frames go through host memory";
         if (!pull.accessSupported() || !pull.nativeAtomics()) {
             String why = !pull.accessSupported()
                     ? "device " + consumer + " cannot address device " + producer + "'s memory"
@@ -113,8 +115,26 @@ public final class TopologyVerifier {
                 m.acquireLoadLatencyNs(), scalingRatio(m)), pull, push, m);
     }
 
+    /**
+     * What a {@code PEER_COPY} verdict rests on, checked in the push direction (the producer writes the
+     * replica in the consumer's memory, the consumer reads it). With native atomics there the CUDA memory
+     * model makes the replica's 8-byte words atomic between the two devices; without them it promises that
+     * only for words one device touches, so the replica's single-writer stores rest on practice (aligned
+     * peer writes land whole and in order) backed by the consumer's stamp check. {@code host-staged} keeps
+     * the model's guarantee (8-byte loads and stores of mapped memory are atomic) at the cost of a host hop.
+     */
+    static String peerCopyStanding(int producer, int consumer, LinkAttributes push) {
+        if (push.nativeAtomics()) {
+            return "; the push direction " + producer + " -> " + consumer + " has native atomics, so the replica's words "
+                    + "are atomic between the two devices";
+        }
+        return "; the push direction " + producer + " -> " + consumer + " has no native atomics either: the replica's "
+                + "single-writer stores are outside the CUDA memory model's atomicity guarantee and rest on practice and the "
+                + "stamp check (force transport host-staged for the guarantee)";
+    }
+
     /** Why a measurement fails the thresholds, or {@code null} when it passes. */
-    String judge(ProbeMeasurement m) {
+    @Nullable String judge(ProbeMeasurement m) {
         if (!m.functionalOk()) {
             return "functional check failed: " + m.functionalDetail();
         }

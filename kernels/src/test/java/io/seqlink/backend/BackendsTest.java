@@ -78,7 +78,8 @@ class BackendsTest {
             throw new AssertionError("an unusable driver is never opened");
         });
         Backends.Choice choice = Backends.open(BackendSelection.AUTO, List.of(cuda, emulated()));
-        try (Backend ignored = choice.backend()) {
+        try (Backend backend = choice.backend()) {
+            assertThat(backend.kind()).isEqualTo(BackendKind.EMULATED);
             assertThat(choice.reason()).isEqualTo("no usable CUDA driver (cuInit failed with CUDA_ERROR_NO_DEVICE)");
         }
     }

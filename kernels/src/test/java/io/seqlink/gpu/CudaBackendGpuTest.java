@@ -15,6 +15,7 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.backend.ProbeMeasurement;
 import io.seqlink.backend.ProbePlan;
 import io.seqlink.backend.PublishBinding;
@@ -64,18 +65,25 @@ class CudaBackendGpuTest {
             MappedBuffer hostRing = d.allocateMapped(g.ringBytes());
             DeviceStream ps = d.newStream("spi-producer");
             DeviceStream cs = d.newStream("spi-consumer");
+            MappedBuffer controlCopy = d.allocateMapped(ControlBlock.BYTES);
+            PatternKernels pattern = PatternKernels.on(ps, TestKernels.MODULE);
             PublishKernel publish = ps.bindPublish(new PublishBinding(control, ring, g, mirror, 3, List.of(
                     new PublishBinding.PushTarget(replicaControl, replicaRing), new PublishBinding.PushTarget(hostControl, hostRing))));
-            assertThat(mirror.getAcquire(ControlBlock.WRITER_BUSY)).as("writer_busy starts at max_batch").isEqualTo(3);
+            ps.copy(control, 0, controlCopy, 0, ControlBlock.BYTES);
+            ps.synchronize();
+            assertThat(controlCopy.getAcquire(ControlBlock.WRITER_BUSY)).as("writer_busy starts at max_batch").isEqualTo(3);
+            assertThat(hostControl.getAcquire(ControlBlock.WRITER_BUSY)).as("so does every replica's").isEqualTo(3);
             for (long s = 1; s <= 3; s++) {
                 int len = 150_000 + (int) s;
-                ps.workloads().fillPattern(ring, g.payloadOffsetOf(s), len, s);
+                pattern.fill(ring, g.payloadOffsetOf(s), len, s);
                 ps.writeValue(ring, g.offsetOf(s) + SlotHeader.LENGTH, len);
             }
             publish.enqueue(3);
+            ps.copy(control, 0, controlCopy, 0, ControlBlock.BYTES);
             ps.synchronize();
             assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
-            assertThat(mirror.getAcquire(ControlBlock.WRITER_BUSY)).isEqualTo(6);
+            assertThat(controlCopy.getAcquire(ControlBlock.WRITER_BUSY)).isEqualTo(6);
+            assertThat(hostControl.getAcquire(ControlBlock.WRITER_BUSY)).isEqualTo(6);
             assertThat(hostControl.getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
             assertThat(hostRing.getPlain(g.offsetOf(2) + SlotHeader.STAMP)).isEqualTo(2);
             int k = 0;
@@ -86,9 +94,10 @@ class CudaBackendGpuTest {
                 MappedBuffer sums = d.allocateMapped(64);
                 ConsumeKernel consume = cs.bindConsume(new ConsumeBinding(src[0], src[1], g, 3, local, block, cm, false));
                 AckKernel ack = cs.bindAck(new AckBinding(block, cm));
+                PatternKernels check = PatternKernels.on(cs, TestKernels.MODULE);
                 consume.enqueue(1, 5, 7); // the launcher asked for more than is published: clipped to 3
                 for (long s = 1; s <= 3; s++) {
-                    cs.workloads().checksum(local, g.payloadOffsetOf(s), 150_000 + s, sums, 8 * s);
+                    check.checksum(local, g.payloadOffsetOf(s), 150_000 + s, sums, 8 * s);
                 }
                 ack.enqueue(3);
                 cs.synchronize();
@@ -203,6 +212,8 @@ class CudaBackendGpuTest {
             PublishKernel publish = ps.bindPublish(new PublishBinding(control, ring, g, mirror, 16, List.of()));
             ConsumeKernel consume = cs.bindConsume(new ConsumeBinding(control, ring, g, 16, local, block, cm, false));
             AckKernel ack = cs.bindAck(new AckBinding(block, cm));
+            PatternKernels fill = PatternKernels.on(ps, TestKernels.MODULE);
+            PatternKernels check = PatternKernels.on(cs, TestKernels.MODULE);
             com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             long start = 0;
             int warm = 2000;
@@ -211,14 +222,14 @@ class CudaBackendGpuTest {
                 if (s == warm + 1) {
                     start = bean.getCurrentThreadAllocatedBytes();
                 }
-                ps.workloads().fillPattern(ring, g.payloadOffsetOf(s), 16384, s);
+                fill.fill(ring, g.payloadOffsetOf(s), 16384, s);
                 ps.writeValue(ring, g.offsetOf(s) + SlotHeader.LENGTH, 16384);
                 publish.enqueue(1);
                 while (mirror.getAcquire(ControlBlock.PUBLISH_SEQ) < s) {
                     Thread.onSpinWait();
                 }
                 consume.enqueue(s, s, s);
-                cs.workloads().checksum(local, g.payloadOffsetOf(s), 16384, sums, 8 * (s % 64));
+                check.checksum(local, g.payloadOffsetOf(s), 16384, sums, 8 * (s % 64));
                 ack.enqueue(s);
                 while (cm.getAcquire(ConsumerBlock.CONSUMED_SEQ) < s) {
                     Thread.onSpinWait();

@@ -9,6 +9,7 @@ import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.Backends;
 import io.seqlink.backend.DriverDetection;
 import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameHandler;
 import io.seqlink.channel.PublishChannel;
@@ -53,6 +54,7 @@ final class Gpu {
         long slotBytes = ch.spec().slotBytes();
         int batch = Math.min(4, ch.spec().maxPublishBatch());
         int pending = 0;
+        PatternKernels pattern = PatternKernels.on(ch.producerStream(), TestKernels.MODULE);
         for (long i = 1; i <= count; i++) {
             long seq = ch.claim(10, TimeUnit.SECONDS);
             if (seq <= 0) {
@@ -60,7 +62,7 @@ final class Gpu {
             }
             int len = lengthOf(seq, slotBytes);
             if ((seq & 1) == 0) {
-                ch.producerStream().workloads().fillPattern(ch.ring(), ch.payloadOffset(seq), len, seq);
+                pattern.fill(ch.ring(), ch.payloadOffset(seq), len, seq);
                 ch.commitDevice(len);
             } else {
                 FramePattern.fill(ch.buffer(), 0, len, seq);

@@ -2,6 +2,7 @@ package io.seqlink.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqlink.backend.KernelHandles;
 import io.seqlink.backend.cuda.KernelArgs;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
@@ -21,7 +22,6 @@ class KernelLayoutContractTest {
         List<String> l = HostCheck.lines();
         assertThat(HostCheck.value(l, "layout", "CONTROL_PUBLISH_SEQ")).isEqualTo(ControlBlock.PUBLISH_SEQ);
         assertThat(HostCheck.value(l, "layout", "CONTROL_WRITER_BUSY")).isEqualTo(ControlBlock.WRITER_BUSY);
-        assertThat(HostCheck.value(l, "layout", "CONTROL_BATCH_SIZE")).isEqualTo(ControlBlock.BATCH_SIZE);
         assertThat(HostCheck.value(l, "layout", "CONTROL_BYTES")).isEqualTo(ControlBlock.BYTES);
         assertThat(HostCheck.value(l, "layout", "CONSUMER_CONSUMED_SEQ")).isEqualTo(ConsumerBlock.CONSUMED_SEQ);
         assertThat(HostCheck.value(l, "layout", "CONSUMER_READS")).isEqualTo(ConsumerBlock.READS);
@@ -51,9 +51,13 @@ class KernelLayoutContractTest {
         assertThat(HostCheck.value(l, "args", "PublishArgs.slot_bytes")).isEqualTo(KernelArgs.PUBLISH_SLOT_BYTES);
         assertThat(HostCheck.value(l, "args", "PublishArgs.max_batch")).isEqualTo(KernelArgs.PUBLISH_MAX_BATCH);
         assertThat(HostCheck.value(l, "args", "PublishArgs.push_count")).isEqualTo(KernelArgs.PUBLISH_PUSH_COUNT);
+        assertThat(HostCheck.value(l, "args", "PublishArgs.staging")).isEqualTo(KernelArgs.PUBLISH_STAGING);
+        assertThat(HostCheck.value(l, "args", "PublishArgs.doorbells")).isEqualTo(KernelArgs.PUBLISH_DOORBELLS);
+        assertThat(HostCheck.value(l, "args", "PublishArgs.doorbell_count")).isEqualTo(KernelArgs.PUBLISH_DOORBELL_COUNT);
         assertThat(HostCheck.value(l, "args", "PublishArgs.push_control")).isEqualTo(KernelArgs.PUBLISH_PUSH_CONTROL);
         assertThat(HostCheck.value(l, "args", "PublishArgs.push_ring")).isEqualTo(KernelArgs.PUBLISH_PUSH_RING);
-        assertThat(HostCheck.value(l, "args", "PublishArgs")).isEqualTo(KernelArgs.PUBLISH_BYTES);
+        assertThat(HostCheck.value(l, "args", "PublishArgs")).isEqualTo(KernelArgs.PUBLISH_BYTES)
+                .isEqualTo(KernelHandles.PUBLISH_BYTES);
         assertThat(HostCheck.value(l, "args", "ConsumeArgs.control")).isEqualTo(KernelArgs.CONSUME_CONTROL);
         assertThat(HostCheck.value(l, "args", "ConsumeArgs.ring")).isEqualTo(KernelArgs.CONSUME_RING);
         assertThat(HostCheck.value(l, "args", "ConsumeArgs.local_ring")).isEqualTo(KernelArgs.CONSUME_LOCAL_RING);
@@ -65,7 +69,8 @@ class KernelLayoutContractTest {
         assertThat(HostCheck.value(l, "args", "ConsumeArgs.slot_bytes")).isEqualTo(KernelArgs.CONSUME_SLOT_BYTES);
         assertThat(HostCheck.value(l, "args", "ConsumeArgs.max_batch")).isEqualTo(KernelArgs.CONSUME_MAX_BATCH);
         assertThat(HostCheck.value(l, "args", "ConsumeArgs.lapping")).isEqualTo(KernelArgs.CONSUME_LAPPING);
-        assertThat(HostCheck.value(l, "args", "ConsumeArgs")).isEqualTo(KernelArgs.CONSUME_BYTES);
+        assertThat(HostCheck.value(l, "args", "ConsumeArgs")).isEqualTo(KernelArgs.CONSUME_BYTES)
+                .isEqualTo(KernelHandles.CONSUME_BYTES);
         assertThat(HostCheck.value(l, "args", "Scratch.min_published")).isEqualTo(KernelArgs.SCRATCH_MIN_PUBLISHED);
         assertThat(HostCheck.value(l, "args", "Scratch")).isEqualTo(KernelArgs.SCRATCH_BYTES);
         assertThat(HostCheck.value(l, "args", "MAX_PUSH_TARGETS")).isEqualTo(KernelArgs.MAX_PUSH_TARGETS);

@@ -3,7 +3,6 @@ package io.seqlink.gpu;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.DeviceException;
-import io.seqlink.backend.cuda.CudaFaultInjection;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
 import java.time.Duration;
@@ -29,9 +28,9 @@ public final class StickyErrorMain {
             System.out.println("drained=" + rt.launcher().awaitDrained(Duration.ofSeconds(10)));
             System.out.println("before=" + ch.state());
             if (args.length > 0 && args[0].equals("trap")) {
-                CudaFaultInjection.trap(ch.producerStream());
+                TestKernels.trap(ch.producerStream());
             } else {
-                CudaFaultInjection.illegalAddress(ch.producerStream());
+                TestKernels.illegalAddress(ch.producerStream());
             }
             try {
                 ch.producerStream().synchronize();

@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.seqlink.bench.BenchMain;
@@ -16,14 +17,17 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The tools module against the runtime it measures: the runtime artifact (the seqlink-kernels jar
  * under {@code mvn verify}, its classes folder under {@code mvn test}) holds none of the tools'
- * classes and no tooling package; the tools' own packages form no cycle and import no Spring.
+ * classes and no tooling package; the tools' own packages form no cycle, import no Spring and are
+ * {@code @NullMarked}.
  */
 class ToolsArchitectureTest {
 
@@ -63,10 +67,17 @@ class ToolsArchitectureTest {
                 .check(tools);
     }
 
-    /** Class files under a folder, as jar entry names. */
+    @Test
+    void everyPackageIsNullMarked() {
+        Set<String> packages = tools.stream().map(JavaClass::getPackageName).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(packages).hasSizeGreaterThan(3).allSatisfy(p -> assertThat(tools.getPackage(p).isAnnotatedWith(NullMarked.class))
+                .as("%s has a package-info.java annotated @NullMarked", p).isTrue());
+    }
+
+    /** Class files under a folder, as jar entry names (package-info aside: the split package has one in each jar). */
     private static Set<String> classFiles(Path folder) throws IOException {
         try (Stream<Path> files = Files.walk(folder)) {
-            return files.filter(f -> f.toString().endsWith(".class"))
+            return files.filter(f -> f.toString().endsWith(".class") && !f.endsWith("package-info.class"))
                     .map(f -> folder.relativize(f).toString().replace('\\', '/'))
                     .collect(TreeSet::new, Set::add, Set::addAll);
         }

@@ -3,10 +3,18 @@ package io.seqlink.autoconfigure.channel;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.channel.PublishChannel;
 
-/** The factory method behind the channel bean definitions: the runtime's channel of a name. */
+/** The factory method and the names behind the channel bean definitions. Stateless; safe from any thread. */
 public final class ChannelBeans {
 
+    /** The bean definition attribute that holds the channel's name on every channel bean definition. */
+    public static final String CHANNEL_ATTRIBUTE = "seqlink.channel";
+
     private ChannelBeans() {
+    }
+
+    /** The bean name of channel {@code name} when another bean has taken the channel's own name. */
+    public static String fallbackBeanName(String name) {
+        return "seqlink.channels." + name;
     }
 
     /**

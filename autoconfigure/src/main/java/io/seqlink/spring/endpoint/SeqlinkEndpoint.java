@@ -8,6 +8,7 @@ import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.support.BackendReasons;
 import io.seqlink.spring.support.ChannelSnapshots;
 import io.seqlink.topology.LinkVerdict;
 import io.seqlink.topology.TopologyReport;
@@ -56,7 +57,7 @@ public class SeqlinkEndpoint {
      * @param runtime     the runtime to describe
      * @param listenerIds the id of the listener bound to a channel's consumer device, if any
      */
-    public SeqlinkEndpoint(SeqlinkRuntime runtime, BiFunction<String, Integer, Optional<String>> listenerIds) {
+    public SeqlinkEndpoint(SeqlinkRuntime runtime, @Nullable BiFunction<String, Integer, Optional<String>> listenerIds) {
         this.runtime = runtime;
         this.listenerIds = listenerIds == null ? (c, d) -> Optional.empty() : listenerIds;
     }
@@ -74,8 +75,8 @@ public class SeqlinkEndpoint {
         TopologyReport report = runtime.topology();
         List<DeviceDescriptor> devices = report == null ? List.of()
                 : report.devices().stream().map(d -> new DeviceDescriptor(d.ordinal(), d.name(), d.totalMemoryBytes())).toList();
-        return new SeqlinkDescriptor(lower(runtime.backendKind()), lower(runtime.requestedBackend()), runtime.backendReason(),
-                devices, topology(), channels);
+        return new SeqlinkDescriptor(lower(runtime.backendKind()), lower(runtime.requestedBackend()),
+                BackendReasons.summary(runtime), BackendReasons.detail(runtime), devices, topology(), channels);
     }
 
     @ReadOperation
@@ -180,7 +181,7 @@ public class SeqlinkEndpoint {
                 s.maxLag(), consumers);
     }
 
-    private static String lower(Enum<?> e) {
+    private static @Nullable String lower(@Nullable Enum<?> e) {
         return e == null ? null : e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
@@ -211,12 +212,13 @@ public class SeqlinkEndpoint {
      *
      * @param backend          the backend running: cuda or emulated
      * @param requestedBackend what {@code seqlink.backend} asked for
-     * @param backendReason    why this backend, in one line
+     * @param backendReason    why this backend, in a few words
+     * @param backendDetail    why this backend, in full (the cause of a fallback included)
      * @param devices          the devices in use
      * @param topology         the link matrix with the verifier's verdicts and probe figures
      * @param channels         every channel, by name
      */
-    public record SeqlinkDescriptor(String backend, String requestedBackend, String backendReason,
+    public record SeqlinkDescriptor(String backend, String requestedBackend, String backendReason, String backendDetail,
             List<DeviceDescriptor> devices, TopologyDescriptor topology, Map<String, ChannelDescriptor> channels)
             implements OperationResponseBody {
     }
@@ -244,7 +246,8 @@ public class SeqlinkEndpoint {
      * @param degradedLinks       links used although worse than required (policy warn), as "p->c"
      */
     public record TopologyDescriptor(String requiredLinkClass, String onUnsupported, boolean verificationEnabled,
-            String verifiedAt, long elapsedMillis, String worstLink, List<LinkDescriptor> links, List<String> degradedLinks)
+            @Nullable String verifiedAt, long elapsedMillis, @Nullable String worstLink, List<LinkDescriptor> links,
+            List<String> degradedLinks)
             implements OperationResponseBody {
     }
 
@@ -260,7 +263,7 @@ public class SeqlinkEndpoint {
      * @param probe    the probe's figures, or {@code null} when the link was not probed
      */
     public record LinkDescriptor(int producer, int consumer, String verdict, String reason, AttributesDescriptor pull,
-            AttributesDescriptor push, ProbeDescriptor probe) {
+            AttributesDescriptor push, @Nullable ProbeDescriptor probe) {
     }
 
     /**
@@ -285,7 +288,7 @@ public class SeqlinkEndpoint {
      * @param elapsedMillis        how long the probe took
      */
     public record ProbeDescriptor(boolean functionalOk, String functionalDetail, double atomicAddLatencyNs,
-            double acquireLoadLatencyNs, Double scalingRatio, List<ScalingDescriptor> scaling, long elapsedMillis) {
+            double acquireLoadLatencyNs, @Nullable Double scalingRatio, List<ScalingDescriptor> scaling, long elapsedMillis) {
     }
 
     /**
@@ -323,8 +326,8 @@ public class SeqlinkEndpoint {
      * @param maxLag                the largest lag of a live consumer
      * @param consumers             each consumer's position and counters
      */
-    public record ChannelDescriptor(String name, String state, String failure, int producer, List<Integer> consumerDevices,
-            int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
+    public record ChannelDescriptor(String name, String state, @Nullable String failure, int producer,
+            List<Integer> consumerDevices, int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
             String backpressureTimeout, String stallTimeout, String consumerFailurePolicy, long claimed, long published,
             long publishedOnDevice, long backpressured, long backpressureWaitMillis, long maxLag, List<ConsumerDescriptor> consumers)
             implements OperationResponseBody {
@@ -357,7 +360,7 @@ public class SeqlinkEndpoint {
     public record ConsumerDescriptor(int device, String transport, String state, boolean stalled, boolean retrying,
             long acknowledged,
             long lag, long delivered, long missed, long laps, long rounds, long retries, long deadLettered, long stalls,
-            long hostEmptyPolls, long deviceEmptyPolls, Double meanLatencyMicros, Double maxLatencyMicros, String listener,
-            String failure) {
+            long hostEmptyPolls, long deviceEmptyPolls, @Nullable Double meanLatencyMicros, @Nullable Double maxLatencyMicros,
+            @Nullable String listener, @Nullable String failure) {
     }
 }

@@ -1,6 +1,7 @@
 package io.seqlink.spring.health;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.spring.support.BackendReasons;
 import io.seqlink.topology.LinkVerdict;
 import io.seqlink.topology.TopologyReport;
 import java.util.LinkedHashMap;
@@ -12,7 +13,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * The verified topology: backend, devices, the verdict of every link. Reads the cached report only;
+ * The verified topology: backend and, in a few words, why (the whole reason is in the {@code seqlink}
+ * endpoint), devices, the verdict of every link. Reads the cached report only;
  * never touches the driver (a health check runs on an HTTP thread, with no timeout).
  */
 public class TopologyHealthIndicator implements HealthIndicator {
@@ -33,7 +35,7 @@ public class TopologyHealthIndicator implements HealthIndicator {
                 : degraded.isEmpty() ? Status.UP : settings.failOnDegraded() ? Status.DOWN : SeqlinkHealthStatus.DEGRADED;
         Health.Builder b = Health.status(status)
                 .withDetail("backend", runtime.backendKind().name().toLowerCase(java.util.Locale.ROOT))
-                .withDetail("backendReason", runtime.backendReason())
+                .withDetail("backendReason", BackendReasons.summary(runtime))
                 .withDetail("devices", runtime.devices())
                 .withDetail("requiredLinkClass", runtime.policy().required())
                 .withDetail("onUnsupported", runtime.policy().onUnsupported());

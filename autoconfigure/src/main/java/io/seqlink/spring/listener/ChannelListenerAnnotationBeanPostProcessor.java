@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.BeansException;
@@ -97,7 +98,7 @@ public class ChannelListenerAnnotationBeanPostProcessor implements BeanPostProce
         registry = r;
     }
 
-    private ChannelListenerEndpoint endpoint(Object bean, String beanName, Method method, ChannelListener annotation,
+    private @Nullable ChannelListenerEndpoint endpoint(Object bean, String beanName, Method method, ChannelListener annotation,
             List<Violation> problems) {
         String where = "@ChannelListener on " + method.getDeclaringClass().getName() + "." + method.getName();
         String channel = resolve(annotation.channel());

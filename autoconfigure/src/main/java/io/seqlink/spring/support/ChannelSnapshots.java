@@ -6,6 +6,7 @@ import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.PublishChannel;
 import java.util.Map;
 import java.util.WeakHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Snapshots of channels for health, the endpoint and metrics, safe after a channel closed: a closed
@@ -21,7 +22,7 @@ public final class ChannelSnapshots {
     }
 
     /** The channel's snapshot now, or its last one once it is closed ({@code null} if none was taken). */
-    public static ChannelSnapshot of(PublishChannel channel) {
+    public static @Nullable ChannelSnapshot of(PublishChannel channel) {
         if (channel.state() != ChannelState.CLOSED) {
             try {
                 ChannelSnapshot s = channel.snapshot();
@@ -39,7 +40,7 @@ public final class ChannelSnapshots {
     }
 
     /** The snapshot of consumer {@code device} of {@code channel}, as {@link #of(PublishChannel)}. */
-    public static ConsumerSnapshot consumer(PublishChannel channel, int device) {
+    public static @Nullable ConsumerSnapshot consumer(PublishChannel channel, int device) {
         ChannelSnapshot s = of(channel);
         if (s == null) {
             return null;

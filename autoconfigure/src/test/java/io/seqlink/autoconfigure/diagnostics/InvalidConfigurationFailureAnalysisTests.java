@@ -87,10 +87,10 @@ class InvalidConfigurationFailureAnalysisTests {
         cases.add(new Case("max publish batch not below slots", frames("consumers=1", "slots=16", "max-publish-batch=16"),
                 "seqlink.channels.frames.max-publish-batch", "set max-publish-batch between 1 and 15"));
         cases.add(new Case("topology device that does not exist", List.of("seqlink.topology.devices=0,5"),
-                "seqlink.topology.devices", "list devices between 0 and 1"));
+                "seqlink.topology.devices", "list devices between 0 and 1, or raise seqlink.emulated.device-count to 6"));
         cases.add(new Case("channel device outside the devices in use", List.of("seqlink.emulated.device-count=3",
                 "seqlink.topology.devices=0,1", "seqlink.channels.frames.consumers=2"),
-                "seqlink.channels.frames.consumers", "add the device to seqlink.topology.devices"));
+                "seqlink.channels.frames.consumers", "pick devices from [0, 1], or add 2 to seqlink.topology.devices"));
         cases.add(new Case("negative verify timeout", List.of("seqlink.verify.timeout=-1s"),
                 "seqlink.verify.timeout", "set a positive duration"));
         cases.add(new Case("emulated link key that names no pair", List.of("seqlink.emulated.links.0-x=nvlink"),

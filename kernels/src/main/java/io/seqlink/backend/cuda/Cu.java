@@ -2,6 +2,7 @@ package io.seqlink.backend.cuda;
 
 import io.seqlink.backend.DeviceException;
 import jcuda.driver.CUresult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns CUDA driver result codes into {@link DeviceException}s carrying the error's name, the call and
@@ -21,13 +22,13 @@ final class Cu {
     }
 
     /** Throws unless {@code result} is {@code CUDA_SUCCESS}; {@code detail} says what was being done. */
-    static void check(int result, String call, int device, String detail) {
+    static void check(int result, String call, int device, @Nullable String detail) {
         if (result != CUresult.CUDA_SUCCESS) {
             throw error(result, call, device, detail);
         }
     }
 
-    static DeviceException error(int result, String call, int device, String detail) {
+    static DeviceException error(int result, String call, int device, @Nullable String detail) {
         return new DeviceException(name(result), call, device, sticky(result), detail);
     }
 

@@ -4,7 +4,10 @@ import io.seqlink.backend.AckBinding;
 import io.seqlink.backend.AckKernel;
 import io.seqlink.layout.ConsumerBlock;
 
-/** The ack step on the consumer's stream ({@code seqlink_ack}): one thread, two release stores. */
+/**
+ * The ack step on the consumer's stream ({@code seqlink_ack}): one thread, one release store of
+ * {@code consumed_seq} into the host mirror (nothing on a device reads the device block's copy).
+ */
 final class CudaAckKernel implements AckKernel {
 
     private final CudaStream stream;
@@ -13,18 +16,17 @@ final class CudaAckKernel implements AckKernel {
     CudaAckKernel(CudaStream stream, AckBinding b) {
         this.stream = stream;
         CudaBackend backend = stream.backend();
-        long block = backend.own(b.block(), "block").at(0, ConsumerBlock.BYTES, "block");
+        backend.own(b.block(), "block").at(0, ConsumerBlock.BYTES, "block");
         long mirror = backend.own(b.mirror(), "mirror").at(0, ConsumerBlock.BYTES, "mirror");
-        this.launch = new KernelLaunch(stream.context(), "seqlink_ack", 8, 8, 8);
-        launch.params.putLong(0, block);
-        launch.params.putLong(1, mirror);
+        this.launch = new KernelLaunch(stream.context(), "seqlink_ack", 8, 8);
+        launch.params.putLong(0, mirror);
         stream.onClose(launch::release);
     }
 
     @Override
     public synchronized void enqueue(long sequence) {
         stream.checkOpen();
-        launch.params.putLong(2, sequence);
+        launch.params.putLong(1, sequence);
         launch.launch(stream.handle(), 1, 1);
     }
 }

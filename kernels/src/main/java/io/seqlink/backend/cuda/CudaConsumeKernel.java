@@ -64,6 +64,15 @@ final class CudaConsumeKernel implements ConsumeKernel {
         });
     }
 
+    CudaStream stream() {
+        return stream;
+    }
+
+    /** Copies this consumer's handles ({@code ConsumeArgs}) into parameter {@code index} of a user kernel's block. */
+    synchronized void copyHandles(ParamBlock dst, int index) {
+        dst.view().put(dst.valueOffset(index), launch.params.view(), launch.params.valueOffset(0), KernelArgs.CONSUME_BYTES);
+    }
+
     @Override
     public synchronized void enqueue(long from, long to, long round) {
         if (from < 1) {

@@ -32,6 +32,11 @@ final class CudaDevice implements Device {
     }
 
     @Override
+    public int multiprocessors() {
+        return context.multiprocessors();
+    }
+
+    @Override
     public DeviceBuffer allocate(long bytes) {
         backend.checkOpen();
         return backend.track(CudaDeviceBuffer.allocate(backend, context, bytes));

@@ -106,11 +106,26 @@ final class CudaProbe {
     private boolean pattern(CudaDeviceBuffer target, CudaMappedBuffer out, CudaStream ps, CudaStream cs, StringBuilder detail) {
         int bytes = (int) Math.min(plan.patternBytes(), target.bytes());
         long seed = 0x5EED_0000L + consumer.ordinal();
-        ps.workloads().fillPattern(target, 0, bytes, seed);
-        ps.synchronize();
-        out.setRelease(0, 0);
-        cs.workloads().checksum(target, 0, bytes, out, 0);
-        cs.synchronize();
+        KernelLaunch fill = new KernelLaunch(producer.context(), "seqlink_probe_fill", 8, 8, 8);
+        KernelLaunch checksum = new KernelLaunch(consumer.context(), "seqlink_probe_checksum", 8, 8, 8, 8);
+        try {
+            fill.params.putLong(0, target.address());
+            fill.params.putLong(1, bytes);
+            fill.params.putLong(2, seed);
+            fill.launch(ps.handle(), (int) Math.max(1, Math.min(4L * producer.context().multiprocessors(), bytes / 8192 + 1)),
+                    KernelArgs.BLOCK_THREADS);
+            ps.synchronize();
+            out.setRelease(0, 0);
+            checksum.params.putLong(0, target.address());
+            checksum.params.putLong(1, bytes);
+            checksum.params.putLong(2, out.address());
+            checksum.params.putLong(3, 0);
+            checksum.launch(cs.handle(), 1, KernelArgs.BLOCK_THREADS); // one block: no scratch line needed
+            cs.synchronize();
+        } finally {
+            fill.release();
+            checksum.release();
+        }
         long sum = out.getAcquire(0);
         if (sum != FramePattern.expectedChecksum(seed, bytes)) {
             detail.append("pattern of ").append(bytes).append(" B read back corrupted (checksum ")

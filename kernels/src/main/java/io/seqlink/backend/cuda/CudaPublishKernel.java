@@ -11,7 +11,8 @@ import java.util.List;
  * reads its own {@code publish_seq} to number the frames, so nothing else varies per launch.
  *
  * <p>Without push targets it runs as one warp (thread 0 publishes). With push targets a grid copies
- * the frames into every replica and the last block to finish publishes (see the kernel).
+ * the frames into every replica and the last block to finish publishes (see the kernel). A user's
+ * producer kernel may publish at its own end instead, with {@link #copyHandles these handles}.
  */
 final class CudaPublishKernel implements PublishKernel {
 
@@ -39,16 +40,14 @@ final class CudaPublishKernel implements PublishKernel {
         long control = backend.own(b.control(), "control").at(0, io.seqlink.layout.ControlBlock.BYTES, "control");
         long ring = backend.own(b.ring(), "ring").at(0, g.ringBytes(), "ring");
         long mirror = backend.own(b.mirror(), "mirror").at(0, io.seqlink.layout.ControlBlock.BYTES, "mirror");
-        CudaDeviceBuffer scratch = null;
-        if (pushes) {
-            scratch = (CudaDeviceBuffer) stream.cudaDevice().allocate(KernelArgs.SCRATCH_BYTES);
-        }
+        // the grid's arrival counter: multi-block publishes (pushes) and users' kernels publishing at their end
+        CudaDeviceBuffer scratch = (CudaDeviceBuffer) stream.cudaDevice().allocate(KernelArgs.SCRATCH_BYTES);
         this.launch = new KernelLaunch(stream.context(), "seqlink_publish", KernelArgs.PUBLISH_BYTES, 8);
         ParamBlock p = launch.params;
         p.putStructWord(0, KernelArgs.PUBLISH_CONTROL, control);
         p.putStructWord(0, KernelArgs.PUBLISH_RING, ring);
         p.putStructWord(0, KernelArgs.PUBLISH_MIRROR, mirror);
-        p.putStructWord(0, KernelArgs.PUBLISH_SCRATCH, scratch == null ? 0 : scratch.address());
+        p.putStructWord(0, KernelArgs.PUBLISH_SCRATCH, scratch.address());
         p.putStructWord(0, KernelArgs.PUBLISH_SLOTS, g.slots());
         p.putStructWord(0, KernelArgs.PUBLISH_STRIDE, g.stride());
         p.putStructWord(0, KernelArgs.PUBLISH_SLOT_BYTES, g.slotBytes());
@@ -66,9 +65,7 @@ final class CudaPublishKernel implements PublishKernel {
         CudaDeviceBuffer ownedScratch = scratch;
         stream.onClose(() -> {
             launch.release();
-            if (ownedScratch != null) {
-                ownedScratch.close();
-            }
+            ownedScratch.close();
         });
         // writer_busy = max_batch everywhere before the first claim (same parameter block: the init
         // kernel takes only the struct, so the driver reads only the first pointer).
@@ -82,6 +79,23 @@ final class CudaPublishKernel implements PublishKernel {
                 init.release();
             }
         }
+    }
+
+    CudaStream stream() {
+        return stream;
+    }
+
+    /** Whether the channel has push consumers (whose replicas only the publish step's grid writes). */
+    boolean pushes() {
+        return pushes;
+    }
+
+    /**
+     * Copies this channel's publish handles ({@code PublishArgs}) into parameter {@code index} of a user
+     * kernel's block, for {@code seqlink::device::publish_at_end}.
+     */
+    synchronized void copyHandles(ParamBlock dst, int index) {
+        dst.view().put(dst.valueOffset(index), launch.params.view(), launch.params.valueOffset(0), KernelArgs.PUBLISH_BYTES);
     }
 
     @Override

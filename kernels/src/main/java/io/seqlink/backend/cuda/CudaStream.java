@@ -6,12 +6,15 @@ import io.seqlink.backend.ConsumeBinding;
 import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.KernelCall;
+import io.seqlink.backend.KernelModule;
+import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
-import io.seqlink.backend.Workloads;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUresult;
 import jcuda.driver.CUstream;
@@ -36,7 +39,6 @@ final class CudaStream implements DeviceStream {
     private final CUdeviceptr dstPointer = new CUdeviceptr();
     private final List<Runnable> releases = new ArrayList<>();
     private KernelLaunch writeValueKernel;
-    private CudaWorkloads workloads;
     private volatile boolean closed;
 
     CudaStream(CudaBackend backend, CudaDevice device, String name) {
@@ -167,12 +169,10 @@ final class CudaStream implements DeviceStream {
     }
 
     @Override
-    public synchronized Workloads workloads() {
+    public KernelCall bindKernel(KernelModule module, String kernel, KernelParam... params) {
         checkOpen();
-        if (workloads == null) {
-            workloads = new CudaWorkloads(this);
-        }
-        return workloads;
+        return new CudaKernelCall(this, Objects.requireNonNull(module, "module"),
+                Objects.requireNonNull(kernel, "kernel"), params);
     }
 
     @Override

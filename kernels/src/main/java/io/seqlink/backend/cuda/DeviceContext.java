@@ -1,5 +1,7 @@
 package io.seqlink.backend.cuda;
 
+import io.seqlink.backend.KernelImage;
+import io.seqlink.backend.KernelModule;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import jcuda.driver.CUcontext;
@@ -13,26 +15,14 @@ import jcuda.driver.JCudaDriver;
 
 /**
  * One device's driver state: its primary context (retained once, released at close), the seqlink
- * module loaded into it, the kernels looked up by name, a utility stream for setup work, and what
- * the device can do.
+ * module loaded into it with every runtime kernel looked up ({@link KernelArgs#RUNTIME_KERNELS}), the
+ * users' modules loaded on first use, a utility stream for setup work, and what the device can do.
  *
  * <p>The driver's current context is per thread. {@link #bind()} makes this context current on the
  * calling thread, remembering per thread which context it last set, so the hot path pays one
  * thread-local read and no driver call after the first time.
  */
 final class DeviceContext implements AutoCloseable {
-
-    /**
-     * Every kernel the backend launches, resolved when the context opens. Under CUDA's lazy module
-     * loading (the default since CUDA 12) a kernel is loaded at first use, and loading waits for the
-     * kernels already running on the device: resolving them all up front keeps that pause out of the
-     * first publish, consume or ack (measured: two spinning baseline kernels deadlocked on it until
-     * their spin limits expired).
-     */
-    static final String[] KERNELS = {"seqlink_publish_init", "seqlink_publish", "seqlink_consume", "seqlink_ack",
-        "seqlink_write_value", "seqlink_fill_pattern", "seqlink_checksum", "seqlink_normalize", "seqlink_matvec",
-        "seqlink_probe_counted_add", "seqlink_probe_chain_add", "seqlink_probe_chain_load", "seqlink_probe_throughput",
-        "seqlink_noop", "seqlink_noop5", "seqlink_test_fault"};
 
     /** The context each thread last made current through seqlink. */
     private static final ThreadLocal<CurrentContext> CURRENT = ThreadLocal.withInitial(CurrentContext::new);
@@ -46,6 +36,8 @@ final class DeviceContext implements AutoCloseable {
     private final CUcontext context = new CUcontext();
     private final CUmodule module = new CUmodule();
     private final Map<String, CUfunction> functions = new ConcurrentHashMap<>();
+    /** Users' modules by image (identity: each KernelImage loads once per device), unloaded at close. */
+    private final Map<KernelImage, CUmodule> userModules = new ConcurrentHashMap<>();
     private final String name;
     private final int multiprocessors;
     private final boolean streamMemOps64;
@@ -78,7 +70,7 @@ final class DeviceContext implements AutoCloseable {
                     "loading the seqlink kernels (io/seqlink/kernels/seqlink.fatbin) for compute capability "
                             + computeMajor + "." + computeMinor);
             moduleLoaded = true;
-            for (String kernel : KERNELS) {
+            for (String kernel : KernelArgs.RUNTIME_KERNELS) {
                 function(kernel);
             }
             Cu.check(JCudaDriver.cuStreamCreate(utility, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate", ordinal);
@@ -123,6 +115,28 @@ final class DeviceContext implements AutoCloseable {
                     "the fat binary has no kernel '" + n + "'; rebuild seqlink-kernels");
             return f;
         });
+    }
+
+    /**
+     * Kernel {@code name} of a user's module, loading the module's image into this context on first use
+     * ({@link io.seqlink.backend.KernelsMissingException} when the image is missing).
+     */
+    CUfunction userFunction(KernelModule module, String name) {
+        CUmodule m = userModules.computeIfAbsent(module.image(), image -> {
+            byte[] bytes = image.bytes();
+            CUmodule loaded = new CUmodule();
+            bind();
+            Cu.check(JCudaDriver.cuModuleLoadData(loaded, bytes), "cuModuleLoadData", ordinal,
+                    "loading kernel module '" + module.name() + "' (" + image.name() + ") for compute capability "
+                            + computeMajor + "." + computeMinor);
+            return loaded;
+        });
+        CUfunction f = new CUfunction();
+        bind();
+        Cu.check(JCudaDriver.cuModuleGetFunction(f, m, name), "cuModuleGetFunction(" + name + ")", ordinal,
+                "kernel module '" + module.name() + "' (" + module.image().name() + ") has no kernel '" + name
+                        + "'; declare it extern \"C\" so its name is not mangled");
+        return f;
     }
 
     int ordinal() {
@@ -182,6 +196,10 @@ final class DeviceContext implements AutoCloseable {
                 utilityCreated = false;
             }
             params.close();
+            for (CUmodule m : userModules.values()) {
+                JCudaDriver.cuModuleUnload(m);
+            }
+            userModules.clear();
             if (moduleLoaded) {
                 JCudaDriver.cuModuleUnload(module);
                 moduleLoaded = false;

@@ -1,5 +1,7 @@
 package io.seqlink.backend.cuda;
 
+import java.util.List;
+
 /**
  * Sizes and field offsets of the argument structs in {@code seqlink_args.cuh}, which kernels take by
  * value. All fields are 64-bit words, so the layout is the field order times 8. Internal: public only
@@ -23,7 +25,9 @@ public final class KernelArgs {
     public static final int PUBLISH_MAX_BATCH = 56;
     public static final int PUBLISH_PUSH_COUNT = 64;
     public static final int PUBLISH_STAGING = 72;
-    public static final int PUBLISH_PUSH_CONTROL = 80;
+    public static final int PUBLISH_DOORBELLS = 80;
+    public static final int PUBLISH_DOORBELL_COUNT = 88;
+    public static final int PUBLISH_PUSH_CONTROL = 96;
     public static final int PUBLISH_PUSH_RING = PUBLISH_PUSH_CONTROL + 8 * MAX_PUSH_TARGETS;
     public static final int PUBLISH_BYTES = PUBLISH_PUSH_RING + 8 * MAX_PUSH_TARGETS;
 
@@ -43,6 +47,18 @@ public final class KernelArgs {
     /** Bytes of a binding's scratch line ({@code struct Scratch}); {@code min_published} at 8. */
     public static final int SCRATCH_BYTES = 128;
     public static final int SCRATCH_MIN_PUBLISHED = 8;
+
+    /**
+     * Every kernel of the runtime fat binary: the channel steps and the link probe, nothing else
+     * (RuntimeFatbinContentsTest holds the compiled binary to this list). Resolved when a device's
+     * context opens: under CUDA's lazy module loading a kernel loads at first use, and loading waits for
+     * the kernels already running on the device (measured: two spinning baseline kernels deadlocked on
+     * it until their spin limits expired), so resolving them all up front keeps that pause out of the
+     * first publish, consume or ack.
+     */
+    public static final List<String> RUNTIME_KERNELS = List.of("seqlink_publish_init", "seqlink_publish", "seqlink_consume",
+            "seqlink_ack", "seqlink_write_value", "seqlink_probe_fill", "seqlink_probe_checksum", "seqlink_probe_counted_add",
+            "seqlink_probe_chain_add", "seqlink_probe_chain_load", "seqlink_probe_throughput");
 
     /** Threads per block of the multi-threaded kernels ({@code BLOCK_THREADS}). */
     public static final int BLOCK_THREADS = 256;

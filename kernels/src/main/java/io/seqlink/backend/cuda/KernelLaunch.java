@@ -15,10 +15,16 @@ final class KernelLaunch {
     private final CUfunction function;
     final ParamBlock params;
 
+    /** Runtime kernel {@code name} of the seqlink module. */
     KernelLaunch(DeviceContext context, String name, int... paramSizes) {
+        this(context, name, context.function(name), paramSizes);
+    }
+
+    /** A kernel resolved elsewhere (a user's module). */
+    KernelLaunch(DeviceContext context, String name, CUfunction function, int... paramSizes) {
         this.context = context;
         this.name = name;
-        this.function = context.function(name);
+        this.function = function;
         this.params = context.params().take().layout(paramSizes);
     }
 

@@ -4,18 +4,17 @@ import io.seqlink.backend.AckBinding;
 import io.seqlink.backend.AckKernel;
 import io.seqlink.layout.ConsumerBlock;
 
-/** The ack step in Java: release stores of {@code consumed_seq}, device block first, then the host mirror. */
+/** The ack step in Java: one release store of {@code consumed_seq} into the host mirror, as {@code seqlink_ack}. */
 final class EmulatedAckKernel implements AckKernel, EmulatedStream.Task {
 
     private final EmulatedStream stream;
     private final EmulatedDevice device;
-    private final EmulatedMemory block;
     private final EmulatedMappedBuffer mirror;
 
     EmulatedAckKernel(EmulatedStream stream, AckBinding b) {
         this.stream = stream;
         this.device = stream.emulatedDevice();
-        this.block = device.own(b.block());
+        device.own(b.block());
         this.mirror = (EmulatedMappedBuffer) device.own(b.mirror());
     }
 
@@ -27,7 +26,6 @@ final class EmulatedAckKernel implements AckKernel, EmulatedStream.Task {
     @Override
     public void run(EmulatedStream.Command c) {
         device.beforeLaunch("seqlink_ack");
-        block.setReleaseWord(ConsumerBlock.CONSUMED_SEQ, c.a);   // st.release.sys
-        mirror.setReleaseWord(ConsumerBlock.CONSUMED_SEQ, c.a);  // st.release.sys to host memory
+        mirror.setReleaseWord(ConsumerBlock.CONSUMED_SEQ, c.a);  // st.release.sys to host memory (the device block's copy is unread)
     }
 }

@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  * The consume step in Java: one acquire read of {@code publish_seq}, the copy of the range into the
  * local ring, then validation after an acquire fence, as the CUDA kernel does it.
  */
-final class EmulatedConsumeKernel implements ConsumeKernel, EmulatedStream.Task {
+final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, EmulatedStream.Task {
 
     private final EmulatedStream stream;
     private final EmulatedDevice device;
@@ -36,6 +36,31 @@ final class EmulatedConsumeKernel implements ConsumeKernel, EmulatedStream.Task 
         this.lapping = b.lapping();
     }
 
+    EmulatedStream stream() {
+        return stream;
+    }
+
+    @Override
+    public EmulatedMemory ring() {
+        return ring;
+    }
+
+    @Override
+    public RingGeometry geometry() {
+        return geometry;
+    }
+
+    /** {@code seqlink::device::acquire_published}: the one acquire read of the source's {@code publish_seq}. */
+    long acquirePublished(String kernel) {
+        device.access(control, kernel);
+        return control.getAcquireWord(ControlBlock.PUBLISH_SEQ);
+    }
+
+    /** {@code seqlink::device::acknowledge}: a release store of {@code consumed_seq} into the host mirror. */
+    void acknowledge(long sequence) {
+        mirror.setReleaseWord(ConsumerBlock.CONSUMED_SEQ, sequence);
+    }
+
     @Override
     public void enqueue(long from, long to, long round) {
         stream.enqueue(this, null, null, null, from, to, round, 0, 0, 0);
@@ -46,8 +71,7 @@ final class EmulatedConsumeKernel implements ConsumeKernel, EmulatedStream.Task 
         device.beforeLaunch("seqlink_consume");
         long from = c.a;
         long round = c.c;
-        device.access(control, "seqlink_consume");
-        long published = control.getAcquireWord(ControlBlock.PUBLISH_SEQ);   // ld.acquire.sys, once per round
+        long published = acquirePublished("seqlink_consume");                 // ld.acquire.sys, once per round
         long to = Math.min(c.b, published);
         long validFrom = from;
         if (to < from) {
@@ -65,7 +89,7 @@ final class EmulatedConsumeKernel implements ConsumeKernel, EmulatedStream.Task 
                 source = localRing;
             }
             if (lapping) {
-                VarHandle.acquireFence();                                          // fence.acq_rel.sys: reads above stay above
+                VarHandle.acquireFence();                                          // each thread's fence.acq_rel.sys: reads above stay above
                 long writerBusy = control.getAcquireWord(ControlBlock.WRITER_BUSY); // ld.acquire.sys
                 validFrom = Math.max(from, writerBusy - geometry.slots() + 1);
             }
@@ -83,7 +107,6 @@ final class EmulatedConsumeKernel implements ConsumeKernel, EmulatedStream.Task 
         block.setPlainWord(ConsumerBlock.READY_TO, to);
         block.setPlainWord(ConsumerBlock.VALID_FROM, validFrom);
         block.setPlainWord(ConsumerBlock.OBSERVED_PUBLISH, published);
-        block.setReleaseWord(ConsumerBlock.ROUND, round);
         // Posted writes of the counters and the descriptor to the host mirror; round last, release.
         mirror.setPlainWord(ConsumerBlock.READS, block.getPlainWord(ConsumerBlock.READS));
         mirror.setPlainWord(ConsumerBlock.EMPTY_POLLS, block.getPlainWord(ConsumerBlock.EMPTY_POLLS));

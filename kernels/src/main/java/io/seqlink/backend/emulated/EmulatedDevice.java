@@ -48,6 +48,14 @@ final class EmulatedDevice implements Device {
         return "Emulated GPU " + ordinal;
     }
 
+    /** Emulated devices report this many multiprocessors (grid sizes only matter on a GPU). */
+    static final int MULTIPROCESSORS = 4;
+
+    @Override
+    public int multiprocessors() {
+        return MULTIPROCESSORS;
+    }
+
     @Override
     public DeviceBuffer allocate(long bytes) {
         checkUsable();

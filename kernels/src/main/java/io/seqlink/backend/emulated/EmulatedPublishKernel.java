@@ -9,11 +9,12 @@ import io.seqlink.layout.SlotHeader;
 import java.lang.invoke.VarHandle;
 
 /**
- * The publish step in Java. Each memory effect uses the ordering the CUDA kernel uses at the same
- * place (see {@code seqlink_sync.cuh}): plain stamps, a full fence for {@code fence.sc.sys}, a
- * release add for {@code red.release.sys.add}, release stores for {@code st.release.sys}.
+ * The publish step in Java. Each memory effect uses the ordering the CUDA kernel gives it at the same
+ * place (the publish tail of {@code seqlink_device.cuh}): plain stamps and copies, a release add for
+ * the fence plus {@code red.relaxed.sys.add}, release stores for the replica words the same fence
+ * releases, a store-store fence for the second fence, then the host mirror.
  */
-final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task {
+final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, EmulatedStream.Task {
 
     private final EmulatedStream stream;
     private final EmulatedDevice device;
@@ -46,7 +47,30 @@ final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task 
             rc.setReleaseWord(ControlBlock.WRITER_BUSY, maxBatch);
         }
         control.setReleaseWord(ControlBlock.WRITER_BUSY, maxBatch);
-        mirror.setReleaseWord(ControlBlock.WRITER_BUSY, maxBatch);
+    }
+
+    EmulatedStream stream() {
+        return stream;
+    }
+
+    @Override
+    public EmulatedMemory ring() {
+        return ring;
+    }
+
+    @Override
+    public RingGeometry geometry() {
+        return geometry;
+    }
+
+    /** {@code seqlink::device::first_unpublished}: the producer's own word, plus one. */
+    long firstUnpublished() {
+        return control.getPlainWord(ControlBlock.PUBLISH_SEQ) + 1;
+    }
+
+    /** Whether the channel has push consumers (a user kernel then cannot publish at its end). */
+    boolean pushes() {
+        return replicaControls.length > 0;
     }
 
     @Override
@@ -60,11 +84,22 @@ final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task 
     @Override
     public void run(EmulatedStream.Command c) {
         device.beforeLaunch("seqlink_publish");
-        int count = (int) c.a;
-        device.access(control, "seqlink_publish");
+        publish((int) c.a, "seqlink_publish");
+    }
+
+    /**
+     * The publish of the next {@code count} frames, in the running step's place in stream order: the
+     * publish step's body, and {@code seqlink::device::publish_at_end} inside a user kernel's twin.
+     */
+    void publish(int count, String kernel) {
+        if (count < 1 || count > maxBatch) {
+            throw new IllegalArgumentException("count must be between 1 and maxBatch " + maxBatch + ", was " + count
+                    + " (" + kernel + ")");
+        }
+        device.access(control, kernel);
         long first = control.getPlainWord(ControlBlock.PUBLISH_SEQ) + 1; // single writer: our own word
         long last = first + count - 1;
-        device.access(ring, "seqlink_publish");
+        device.access(ring, kernel);
         for (long s = first; s <= last; s++) {
             long offset = geometry.offsetOf(s);
             ring.setPlainWord(offset + SlotHeader.STAMP, s);
@@ -72,36 +107,33 @@ final class EmulatedPublishKernel implements PublishKernel, EmulatedStream.Task 
                 ring.setPlainWord(offset + SlotHeader.LENGTH, lengths.getPlainWord(offset + SlotHeader.LENGTH));
             }
         }
-        // fence.sc.sys + red.release.sys.global.add.u64. In Java the release add alone orders every
-        // earlier write of this stream before publish_seq: stream order is a happens-before edge here
-        // (one thread runs the stream's work in order, or hands it on through the stream's lock and
-        // its volatile head), so the data and the stamps above are covered. A full fence in front of it
-        // cost a locked instruction per publish and ordered nothing more.
-        control.getAndAddReleaseWord(ControlBlock.PUBLISH_SEQ, count);
-        control.setPlainWord(ControlBlock.BATCH_SIZE, count);
-        long writerBusy = Sequences.writerBusyAfter(last, maxBatch);
-        control.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);   // st.release.sys
-        VarHandle.storeStoreFence();                                    // later frame writes stay behind it
         for (int i = 0; i < replicaControls.length; i++) {
-            push(replicaControls[i], replicaRings[i], first, last, writerBusy);
+            copyToReplica(replicaRings[i], first, last);
         }
-        mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);          // st.release.sys to host memory
-        mirror.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
+        // fence.acq_rel.sys + red.relaxed.sys.add (a release add). In Java the release add alone orders
+        // every earlier write of this stream before publish_seq: stream order is a happens-before edge
+        // here (one thread runs the stream's work in order, or hands it on through the stream's lock and
+        // its volatile head), so the data, the stamps and the replica copies above are covered.
+        control.getAndAddReleaseWord(ControlBlock.PUBLISH_SEQ, count);
+        long writerBusy = Sequences.writerBusyAfter(last, maxBatch);
+        control.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
+        for (EmulatedMemory rc : replicaControls) {
+            // single-writer stores into the consumer's replica, released like the add
+            device.access(rc, kernel);
+            rc.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);
+            rc.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
+        }
+        VarHandle.storeStoreFence();                                    // fence.acq_rel.sys: later frame writes stay behind writer_busy
+        mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);          // the host mirror, last
     }
 
-    /** Copies the frames into a replica ring, then publishes them there with single-writer release stores. */
-    private void push(EmulatedMemory replicaControl, EmulatedMemory replicaRing, long first, long last, long writerBusy) {
+    /** Copies the frames' slots into a replica ring (the publish step's grid does it with 16-byte stores). */
+    private void copyToReplica(EmulatedMemory replicaRing, long first, long last) {
         device.dma(replicaRing);
         for (long s = first; s <= last; s++) {
             long offset = geometry.offsetOf(s);
             long length = Math.min(ring.getPlainWord(offset + SlotHeader.LENGTH), geometry.slotBytes());
             EmulatedDevice.rawCopy(ring, offset, replicaRing, offset, SlotHeader.BYTES + length);
         }
-        device.access(replicaControl, "seqlink_publish");
-        VarHandle.fullFence();
-        replicaControl.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);
-        replicaControl.setPlainWord(ControlBlock.BATCH_SIZE, last - first + 1);
-        replicaControl.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
-        VarHandle.storeStoreFence();
     }
 }

@@ -7,10 +7,13 @@ import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.KernelCall;
+import io.seqlink.backend.KernelModule;
+import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
-import io.seqlink.backend.Workloads;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -67,7 +70,6 @@ final class EmulatedStream implements DeviceStream {
     private final ReentrantLock enqueueLock = new ReentrantLock();
     private final ReentrantLock drainLock = new ReentrantLock();
     private final Thread worker;
-    private final EmulatedWorkloads workloads;
     private final Task copyTask;
     private final Task writeValueTask;
     /** The command the inline fast path runs; used only under {@link #drainLock}. */
@@ -88,7 +90,6 @@ final class EmulatedStream implements DeviceStream {
         }
         this.mask = ring.length - 1;
         this.threaded = topology.streamMode() == EmulatedTopology.StreamMode.THREADED;
-        this.workloads = new EmulatedWorkloads(this);
         this.copyTask = c -> device.copy((EmulatedMemory) c.r0, c.a, (EmulatedMemory) c.r1, c.b, c.c);
         this.writeValueTask = c -> device.writeValue((EmulatedMemory) c.r0, c.a, c.b);
         if (threaded) {
@@ -151,8 +152,12 @@ final class EmulatedStream implements DeviceStream {
     }
 
     @Override
-    public Workloads workloads() {
-        return workloads;
+    public KernelCall bindKernel(KernelModule module, String kernel, KernelParam... params) {
+        if (closed) {
+            throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
+        }
+        return new EmulatedKernelCall(this, Objects.requireNonNull(module, "module"),
+                Objects.requireNonNull(kernel, "kernel"), params);
     }
 
     /** Queues one command; runs it right away in inline mode unless the stream is stalled. */

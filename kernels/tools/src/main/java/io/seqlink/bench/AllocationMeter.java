@@ -1,6 +1,7 @@
 package io.seqlink.bench;
 
 import java.lang.management.ManagementFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bytes the calling thread has allocated on the Java heap, from HotSpot's per-thread counter
@@ -9,12 +10,12 @@ import java.lang.management.ManagementFactory;
  */
 final class AllocationMeter {
 
-    private static final com.sun.management.ThreadMXBean BEAN = bean();
+    private static final com.sun.management.@Nullable ThreadMXBean BEAN = bean();
 
     private AllocationMeter() {
     }
 
-    private static com.sun.management.ThreadMXBean bean() {
+    private static com.sun.management.@Nullable ThreadMXBean bean() {
         try {
             if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean hs
                     && hs.isThreadAllocatedMemorySupported()) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The benchmark harness's entry point, Spring-free: {@code java -cp <jars> io.seqlink.bench.BenchMain
@@ -84,7 +85,7 @@ public final class BenchMain {
     }
 
     /** Writes the three files; returns the Markdown, or {@code null} when writing failed (said on {@code err}). */
-    private static String save(BenchOptions options, Results results, PrintStream err) {
+    private static @Nullable String save(BenchOptions options, Results results, PrintStream err) {
         List<Targets.Verdict> targets = Targets.judge(results);
         String markdown = MarkdownReport.render(results, targets);
         String title = "seqlink: " + results.environment.getOrDefault("backend_description", "?") + " - "
@@ -92,11 +93,32 @@ public final class BenchMain {
         try {
             // each file is written whole to a temporary name and renamed, so a crash never leaves half a report
             replace(options.out().resolve(MARKDOWN), markdown);
-            replace(options.out().resolve(JSON), Json.write(JsonReport.build(results, targets)));
-            replace(options.out().resolve(PLOT), SvgPlot.render(results, title));
+            replace(options.out().resolve(JSON), JsonReport.write(results, targets));
+            String plot = plot(results, title, err);
+            if (plot != null) {
+                replace(options.out().resolve(PLOT), plot);
+            }
             return markdown;
         } catch (IOException ex) {
             err.println("seqlink-bench: writing the results into " + options.out() + " failed: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * The SVG plot, or {@code null} when this JVM cannot draw text (no font or no AWT natives on a bare
+     * GPU host): said on {@code err}, and the Markdown and JSON reports are written all the same.
+     */
+    private static @Nullable String plot(Results results, String title, PrintStream err) {
+        try {
+            return BenchPlot.render(results, title);
+        } catch (RuntimeException | Error ex) {
+            if (ex instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
+            // without fonts the JDK throws NullPointerException, UnsatisfiedLinkError, AWTError or a bare Error
+            err.println("seqlink-bench: " + PLOT + " not drawn (" + Results.firstLine(ex.toString()) + "): the plot needs a font; "
+                    + "install fontconfig and a font (e.g. fonts-dejavu-core). The Markdown and JSON reports are complete.");
             return null;
         }
     }

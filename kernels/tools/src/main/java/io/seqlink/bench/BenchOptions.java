@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -136,29 +134,19 @@ record BenchOptions(
         return b.build();
     }
 
-    /** The options as a JSON object, for the report. */
-    Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("backend", backend.name().toLowerCase(Locale.ROOT));
-        m.put("scenarios", scenarios.stream().map(Scenario::id).toList());
-        m.put("scheme_duration_s", schemeDurationNanos / 1e9);
-        m.put("scheme_threads", schemeThreads);
-        m.put("scheme_packet_bytes", schemePacketBytes);
-        m.put("sizes", Arrays.stream(sizes).boxed().toList());
-        m.put("frames", frames);
-        m.put("warmup", warmup);
-        m.put("slots", slots);
-        m.put("transport", transport.name().toLowerCase(Locale.ROOT));
-        m.put("producer", producer);
-        m.put("consumer", consumer);
-        m.put("fanout_bytes", fanoutBytes);
-        m.put("pipeline_frames", pipelineFrames);
-        m.put("pipeline_pixels", pipelinePixels);
-        m.put("pipeline_rows", pipelineRows);
-        m.put("pipeline_read_mode", pipelineReadMode.name().toLowerCase(Locale.ROOT));
-        m.put("quick", quick);
-        m.put("command_line", commandLine);
-        return m;
+    /** What the report echoes of the options (its {@code environment.options}). */
+    record Echo(String backend, List<String> scenarios, double schemeDurationS, int schemeThreads, int schemePacketBytes,
+            List<Long> sizes, int frames, int warmup, int slots, String transport, int producer, int consumer, long fanoutBytes,
+            int pipelineFrames, int pipelinePixels, int pipelineRows, String pipelineReadMode, boolean quick,
+            List<String> commandLine) {
+    }
+
+    /** The options for the report. */
+    Echo echo() {
+        return new Echo(backend.name().toLowerCase(Locale.ROOT), scenarios.stream().map(Scenario::id).toList(),
+                schemeDurationNanos / 1e9, schemeThreads, schemePacketBytes, Arrays.stream(sizes).boxed().toList(), frames, warmup,
+                slots, transport.name().toLowerCase(Locale.ROOT), producer, consumer, fanoutBytes, pipelineFrames, pipelinePixels,
+                pipelineRows, pipelineReadMode.name().toLowerCase(Locale.ROOT), quick, commandLine);
     }
 
     /** Mutable state of the parse. */

@@ -2,13 +2,13 @@ package io.seqlink.bench;
 
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
-import io.seqlink.backend.Workloads;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.ReadMode;
+import io.seqlink.report.LatencyHistogram;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -37,15 +37,16 @@ final class ChannelCycleBench {
             ConsumerPort port = ch.consumer(env.consumer());
             sums = env.backend().device(env.consumer()).allocateMapped(8L * ChecksumListener.RESULT_WORDS);
             port.subscribeDevice(new ChecksumListener(size, sums));
-            Workloads producerWork = ch.producerStream().workloads();
+            ModelWork producerWork = BenchWork.on(ch.producerStream());
             Memory ring = ch.ring();
             LongSupplier acknowledged = port::acknowledged; // built once: a method reference per frame could allocate
-            long[] nanos = new long[frames];
+            LatencyHistogram latency = new LatencyHistogram();
             long total = (long) warmup + frames;
             ConsumerSnapshot before = null;
             long allocBefore = -1;
             for (long i = 1; i <= total; i++) {
                 if (i == warmup + 1) {
+                    latency.reset();
                     before = port.snapshot();
                     allocBefore = AllocationMeter.current();
                 }
@@ -57,16 +58,14 @@ final class ChannelCycleBench {
                 awaitDelivery(port);
                 Spin.awaitAtLeast(acknowledged, seq, "the consumer's ack (cycle)");
                 long t1 = System.nanoTime();
-                if (i > warmup) {
-                    nanos[(int) (i - warmup - 1)] = t1 - t0;
-                }
+                latency.record(t1 - t0);
             }
             long allocAfter = AllocationMeter.current();
             ConsumerSnapshot after = port.snapshot();
             FrameVerifier.Outcome check = FrameVerifier.verify(sums, total, size);
             double reads = (after.deviceReads() + after.deviceEmptyPolls() - before.deviceReads() - before.deviceEmptyPolls())
                     / (double) frames;
-            return new Results.CycleRow(Results.JAVA, "cycle", size, Percentiles.ofNanos(nanos, frames), check.verified(),
+            return new Results.CycleRow(Results.JAVA, "cycle", size, latency.percentiles(), check.verified(),
                     check.corrupt(), AllocationMeter.perFrame(allocBefore, allocAfter, frames), reads);
         } finally {
             BenchEnvironment.closeQuietly(ch);

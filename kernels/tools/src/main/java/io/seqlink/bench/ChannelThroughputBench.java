@@ -2,7 +2,6 @@ package io.seqlink.bench;
 
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
-import io.seqlink.backend.Workloads;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
@@ -68,7 +67,7 @@ final class ChannelThroughputBench {
             ch = env.openChannel("batched", List.of(env.consumer()), size, env.slotsFor(size), ReadMode.COPY);
             ConsumerPort port = ch.consumer(env.consumer());
             port.subscribeDevice(NO_DEVICE_WORK);
-            ch.producerStream().workloads().fillPattern(ch.ring(), 0, ch.spec().geometry().ringBytes(), 11); // never move zeros
+            BenchWork.on(ch.producerStream()).fillPattern(ch.ring(), 0, ch.spec().geometry().ringBytes(), 11); // never move zeros
             ch.producerStream().synchronize();
             Pump pump = new Pump(ch, port, size, true);
             pump.run(env.warmupFor(size));
@@ -142,7 +141,7 @@ final class ChannelThroughputBench {
 
         /** Per frame: claim, fill kernel, commit, publish. */
         private long produce(long first, long last, AtomicReference<Throwable> failure) {
-            Workloads work = ch.producerStream().workloads();
+            ModelWork work = BenchWork.on(ch.producerStream());
             Memory ring = ch.ring();
             Progress progress = new Progress("producer of " + ch.name(), failure);
             long a0 = AllocationMeter.current();

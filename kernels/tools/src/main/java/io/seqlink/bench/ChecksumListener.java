@@ -25,7 +25,7 @@ final class ChecksumListener implements DeviceFrameHandler {
     @Override
     public void onFrames(DeviceFrames frames) {
         for (long s = frames.first(); s <= frames.last(); s++) {
-            frames.stream().workloads().checksum(frames.memory(), frames.payloadOffset(s), length, sums, 8 * (s % RESULT_WORDS));
+            BenchWork.on(frames.stream()).checksum(frames.memory(), frames.payloadOffset(s), length, sums, 8 * (s % RESULT_WORDS));
         }
     }
 }

@@ -1,12 +1,21 @@
 package io.seqlink.bench;
 
+import static io.seqlink.report.ReportJson.integer;
+import static io.seqlink.report.ReportJson.number;
+import static io.seqlink.report.ReportJson.text;
+
+import io.seqlink.report.Percentiles;
+import io.seqlink.report.ReportJson;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * One JSON document of {@code seqlink-cycle-bench} (the C++ comparator), as documented at the top of
- * {@code kernels/src/main/cuda/bench/cycle_bench.cu}, turned into the harness's rows:
+ * {@code kernels/tools/src/main/cuda/cycle_bench.cu}, turned into the harness's rows. Version 2 marks each
+ * row with a {@code "kind"} (latency or throughput); its {@code channel} rows are the harness's {@code cycle}
+ * and {@code throughput}, every other row (naive hand-offs, floor, armed rounds) keeps its own name. Version 1:
  * <pre>
  * {"tool":"seqlink-cycle-bench","version":1,"config":{...},"device":{...},"ok":true,"results":[...]}
  *   cycle / wait-value / memcpy-peer: {"mode","frame_bytes","frames","latency_us":{"p50","p90","p99","p999",
@@ -15,56 +24,72 @@ import java.util.Map;
  *   scheme: {"mode":"scheme","scheme","slots","threads","packet_bytes","seconds","rounds","gb_per_s",
  *       "latency_us":{"p50","p99","p999"},"remote_reads_per_round","timeouts","corrupt","topology"}
  * </pre>
- * Unknown modes and members are ignored, so a newer comparator does not break the harness.
+ * Unknown modes and members are ignored, so a newer comparator does not break the harness. Read with
+ * Jackson; printf's {@code nan} and {@code inf} read as absent figures ({@link ReportJson#readPrintf}).
  */
 final class ComparatorReport {
 
-    final Map<String, Object> document;
-    final Map<String, Object> device;
+    final JsonNode document;
+    final JsonNode device;
     final boolean ok;
     final List<Results.SchemeRow> schemes = new ArrayList<>();
     final List<Results.CycleRow> cycles = new ArrayList<>();
     final List<Results.ThroughputRow> throughputs = new ArrayList<>();
 
-    private ComparatorReport(Map<String, Object> document) {
+    private ComparatorReport(JsonNode document) {
         this.document = document;
-        this.device = Json.object(document, "device");
-        this.ok = Boolean.TRUE.equals(document.get("ok"));
+        this.device = document.path("device");
+        this.ok = document.path("ok").asBoolean(false);
     }
 
-    /** Parses a comparator document; throws {@link Json.ParseException} or {@link IllegalArgumentException} naming the problem. */
-    @SuppressWarnings("unchecked")
+    /**
+     * Parses a comparator document; throws {@link JacksonException} (not JSON: the line and column) or
+     * {@link IllegalArgumentException} (not the comparator's) naming the problem.
+     */
     static ComparatorReport parse(String json) {
-        Object root = Json.parse(json, true); // printf may write nan/inf
-        if (!(root instanceof Map<?, ?> m) || !"seqlink-cycle-bench".equals(m.get("tool"))) {
+        JsonNode root = ReportJson.readPrintf(json);
+        if (!root.isObject() || !"seqlink-cycle-bench".equals(text(root, "tool", null))) {
             throw new IllegalArgumentException("not a seqlink-cycle-bench document (no \"tool\":\"seqlink-cycle-bench\")");
         }
-        ComparatorReport r = new ComparatorReport((Map<String, Object>) m);
-        for (Object o : Json.array(m, "results")) {
-            if (o instanceof Map<?, ?> result) {
-                r.add((Map<String, Object>) result);
+        ComparatorReport r = new ComparatorReport(root);
+        for (JsonNode result : root.path("results").values()) {
+            if (result.isObject()) {
+                r.add(result);
             }
         }
         return r;
     }
 
-    private void add(Map<String, Object> r) {
-        String mode = Json.text(r, "mode", "");
-        long size = Json.integer(r, "frame_bytes", 0);
-        long frames = Json.integer(r, "frames", 0);
-        long verified = Json.integer(r, "verified", 0);
-        long corrupt = Json.integer(r, "corrupt", 0);
+    private void add(JsonNode r) {
+        String kind = text(r, "kind", "");
+        String mode = text(r, "mode", "");
+        if (kind.equals("throughput")) {
+            throughputs.add(new Results.ThroughputRow(Results.CPP, mode.equals("channel") ? "throughput" : mode,
+                    integer(r, "frame_bytes", 0), integer(r, "frames", 0), number(r, "seconds"),
+                    number(r, "gb_per_s"), integer(r, "verified", 0), integer(r, "corrupt", 0), Double.NaN, Double.NaN));
+            return;
+        }
+        if (kind.equals("latency") && !mode.equals("memcpy-peer")) {
+            cycles.add(new Results.CycleRow(Results.CPP, mode.equals("channel") ? "cycle" : mode, integer(r, "frame_bytes", 0),
+                    latency(r.path("latency_us"), integer(r, "frames", 0)), integer(r, "verified", 0),
+                    integer(r, "corrupt", 0), Double.NaN, Double.NaN));
+            return;
+        }
+        long size = integer(r, "frame_bytes", 0);
+        long frames = integer(r, "frames", 0);
+        long verified = integer(r, "verified", 0);
+        long corrupt = integer(r, "corrupt", 0);
         switch (mode) {
             case "cycle", "wait-value", "memcpy-peer" -> {
-                cycles.add(new Results.CycleRow(Results.CPP, mode, size, Percentiles.ofJson(Json.object(r, "latency_us"), frames),
-                        verified, corrupt, Double.NaN, Double.NaN));
+                cycles.add(new Results.CycleRow(Results.CPP, mode, size, latency(r.path("latency_us"), frames), verified, corrupt,
+                        Double.NaN, Double.NaN));
                 if (mode.equals("memcpy-peer")) {
                     throughputs.add(new Results.ThroughputRow(Results.CPP, "memcpy-peer", size, frames, Double.NaN,
-                            Json.number(r, "gb_per_s"), verified, corrupt, Double.NaN, Double.NaN));
+                            number(r, "gb_per_s"), verified, corrupt, Double.NaN, Double.NaN));
                 }
             }
             case "throughput" -> throughputs.add(new Results.ThroughputRow(Results.CPP, "throughput", size, frames,
-                    Json.number(r, "seconds"), Json.number(r, "gb_per_s"), verified, corrupt, Double.NaN, Double.NaN));
+                    number(r, "seconds"), number(r, "gb_per_s"), verified, corrupt, Double.NaN, Double.NaN));
             case "scheme" -> schemes.add(scheme(r));
             default -> {
                 // sanitize results and future modes: kept in the raw document only
@@ -72,28 +97,37 @@ final class ComparatorReport {
         }
     }
 
-    private static Results.SchemeRow scheme(Map<String, Object> r) {
-        int threads = (int) Json.integer(r, "threads", 0);
-        int packet = (int) Json.integer(r, "packet_bytes", 0);
-        long rounds = Json.integer(r, "rounds", 0);
-        long corrupt = Json.integer(r, "corrupt", 0);
-        double remote = Json.number(r, "remote_reads_per_round");
+    /** A {@code latency_us} object; absent members are NaN, an absent object is {@link Percentiles#EMPTY}. */
+    private static Percentiles latency(JsonNode m, long count) {
+        if (!m.isObject() || m.isEmpty()) {
+            return Percentiles.EMPTY;
+        }
+        return new Percentiles(count, number(m, "p50"), number(m, "p90"), number(m, "p99"), number(m, "p999"), number(m, "mean"),
+                number(m, "min"), number(m, "max"));
+    }
+
+    private static Results.SchemeRow scheme(JsonNode r) {
+        int threads = (int) integer(r, "threads", 0);
+        int packet = (int) integer(r, "packet_bytes", 0);
+        long rounds = integer(r, "rounds", 0);
+        long corrupt = integer(r, "corrupt", 0);
+        double remote = number(r, "remote_reads_per_round");
         // the kernels count every packet word a lane loads as a remote read: take them out to leave the control reads
         double dataPerRound = rounds == 0 ? 0 : (double) (rounds + corrupt) / rounds * threads * (packet / 8);
         double control = rounds == 0 ? Double.NaN : remote - dataPerRound;
-        Map<String, Object> lat = Json.object(r, "latency_us");
-        return new Results.SchemeRow(Json.text(r, "scheme", "?"), "comparator", Json.text(r, "topology", ""), threads, packet,
-                Json.number(r, "seconds"), rounds, Json.number(r, "gb_per_s"), Json.number(lat, "p50"), Json.number(lat, "p99"),
-                Json.number(lat, "p999"), remote, control, Json.integer(r, "timeouts", 0), corrupt);
+        JsonNode lat = r.path("latency_us");
+        return new Results.SchemeRow(text(r, "scheme", "?"), "comparator", text(r, "topology", ""), threads, packet,
+                number(r, "seconds"), rounds, number(r, "gb_per_s"), number(lat, "p50"), number(lat, "p99"), number(lat, "p999"),
+                remote, control, integer(r, "timeouts", 0), corrupt);
     }
 
     /** "NVIDIA H200 (driver 13.0, runtime 12.6)" from the device object, or empty. */
     String deviceSummary() {
-        if (device.isEmpty()) {
+        if (!device.isObject() || device.isEmpty()) {
             return "";
         }
-        return Json.text(device, "producer_name", "?") + (Boolean.TRUE.equals(device.get("same_device")) ? ""
-                : " -> " + Json.text(device, "consumer_name", "?")) + " (driver " + Json.text(device, "driver", "?")
-                + ", runtime " + Json.text(device, "runtime", "?") + ")";
+        return text(device, "producer_name", "?") + (device.path("same_device").asBoolean(false) ? ""
+                : " -> " + text(device, "consumer_name", "?")) + " (driver " + text(device, "driver", "?")
+                + ", runtime " + text(device, "runtime", "?") + ")";
     }
 }

@@ -1,5 +1,9 @@
 package io.seqlink.bench;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,11 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Runs {@code seqlink-cycle-bench}, the C++ comparator, as a subprocess of the same harness run, so
@@ -62,21 +67,19 @@ final class ComparatorRunner {
         return binary;
     }
 
-    /** One run's outcome: the parsed report (when there was a document), the exit code and the raw record for the JSON. */
-    record Run(List<String> command, int exitCode, double seconds, ComparatorReport report, String problem) {
+    /**
+     * One run's outcome: the parsed report (when there was a document), the exit code and what went
+     * wrong; in the JSON report as {@code command, exit_code, seconds, problem, document} (the raw document).
+     */
+    @JsonPropertyOrder({"command", "exit_code", "seconds", "problem", "document"})
+    record Run(List<String> command, int exitCode, double seconds, @JsonIgnore @Nullable ComparatorReport report,
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String problem) {
 
-        Map<String, Object> toJson() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("command", command);
-            m.put("exit_code", exitCode);
-            m.put("seconds", seconds);
-            if (problem != null) {
-                m.put("problem", problem);
-            }
-            if (report != null) {
-                m.put("document", report.document);
-            }
-            return m;
+        /** The comparator's document as it printed it, or nothing when there was none. */
+        @JsonProperty("document")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable JsonNode document() {
+            return report == null ? null : report.document;
         }
     }
 
@@ -120,7 +123,7 @@ final class ComparatorRunner {
             ComparatorReport report = ComparatorReport.parse(out);
             String problem = exit == 0 ? null : "exit " + exit + ": a frame was corrupt or a check failed";
             return new Run(command, exit, seconds, report, problem);
-        } catch (IllegalArgumentException ex) {
+        } catch (IllegalArgumentException | JacksonException ex) {
             return new Run(command, exit, seconds, null, "unreadable output: " + ex.getMessage());
         }
     }

@@ -5,6 +5,7 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.report.LatencyHistogram;
 
 /**
  * Plain device copies through the SPI ({@code cuMemcpyAsync} on CUDA): the bandwidth of large copies,
@@ -31,7 +32,7 @@ final class CopyBench {
         try (DeviceBuffer from = backend.device(src).allocate(Alloc.lines(bytes));
                 DeviceBuffer to = backend.device(dst).allocate(Alloc.lines(bytes));
                 DeviceStream stream = backend.device(dst).newStream("bench-copy-bandwidth")) {
-            stream.workloads().fillPattern(from, 0, bytes, 1); // never time copies of zeros
+            BenchWork.on(stream).fillPattern(from, 0, bytes, 1); // never time copies of zeros
             stream.copy(from, 0, to, 0, bytes);
             stream.synchronize();
             int repeats = repeatsFor(bytes);
@@ -71,26 +72,25 @@ final class CopyBench {
                 DeviceBuffer to = backend.device(c).allocate(Alloc.lines(size));
                 MappedBuffer sum = backend.device(c).allocateMapped(Alloc.lines(8));
                 DeviceStream stream = backend.device(c).newStream("bench-copy-sync")) {
-            stream.workloads().fillPattern(from, 0, size, 7);
+            BenchWork.on(stream).fillPattern(from, 0, size, 7);
             stream.synchronize();
-            long[] nanos = new long[frames];
+            LatencyHistogram latency = new LatencyHistogram();
             long allocBefore = -1;
             for (int i = 0; i < warmup + frames; i++) {
                 if (i == warmup) {
+                    latency.reset();
                     allocBefore = AllocationMeter.current();
                 }
                 long t0 = System.nanoTime();
                 stream.copy(from, 0, to, 0, size);
                 stream.synchronize();
-                if (i >= warmup) {
-                    nanos[i - warmup] = System.nanoTime() - t0;
-                }
+                latency.record(System.nanoTime() - t0);
             }
             long allocAfter = AllocationMeter.current();
-            stream.workloads().checksum(to, 0, size, sum, 0);
+            BenchWork.on(stream).checksum(to, 0, size, sum, 0);
             stream.synchronize();
             boolean ok = sum.getAcquire(0) == FramePattern.expectedChecksum(7, (int) size);
-            return new Results.CycleRow(Results.JAVA, "copy-sync", size, Percentiles.ofNanos(nanos, frames), ok ? 1 : 0, ok ? 0 : 1,
+            return new Results.CycleRow(Results.JAVA, "copy-sync", size, latency.percentiles(), ok ? 1 : 0, ok ? 0 : 1,
                     AllocationMeter.perFrame(allocBefore, allocAfter, frames), Double.NaN);
         }
     }

@@ -1,6 +1,8 @@
 package io.seqlink.bench;
 
 import io.seqlink.backend.FramePattern;
+import io.seqlink.report.LatencyHistogram;
+import io.seqlink.report.Percentiles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -8,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The source article's four schemes on the CPU: the reference run on the emulated backend, and the
- * model of what the comparator's GPU kernels ({@code seqlink_bench_*} in {@code seqlink_kernels.cu})
+ * model of what the comparator's GPU kernels ({@code seqlink_bench_*} in {@code kernels/tools/src/main/cuda/baselines.cu})
  * do. One producer thread and one consumer thread; each round moves {@code threads} packets of
  * {@code packetBytes}. A GPU block's lanes are played by one Java thread that performs, and counts,
  * every load each lane would make, so the "remote reads" column is measured the way the kernels
@@ -85,9 +87,10 @@ final class CpuSchemes {
         double dataWords = (double) (s.received + s.corrupt) * threads * packetWords;
         double remote = rounds == 0 ? 0 : s.remoteReads / (double) rounds;
         double control = rounds == 0 ? 0 : (s.remoteReads - dataWords) / rounds;
+        Percentiles latency = s.latency.percentiles();
         return new Results.SchemeRow(scheme, "cpu-reference", topology, threads, packetWords * 8, seconds, rounds,
-                rounds * (double) threads * packetWords * 8 / seconds / 1e9, s.latency.percentileMicros(0.5),
-                s.latency.percentileMicros(0.99), s.latency.percentileMicros(0.999), remote, control,
+                rounds * (double) threads * packetWords * 8 / seconds / 1e9, latency.p50(), latency.p99(), latency.p999(), remote,
+                control,
                 s.producerTimeouts + s.consumerTimeouts, s.corrupt);
     }
 
@@ -97,7 +100,7 @@ final class CpuSchemes {
         final long[] data;
         final int slots;
         final long duration;
-        final LogHistogram latency = new LogHistogram();
+        final LatencyHistogram latency = new LatencyHistogram();
         volatile long startNanos;
         volatile long endNanos;
         long received;

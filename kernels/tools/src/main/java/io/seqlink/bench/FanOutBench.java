@@ -2,6 +2,8 @@ package io.seqlink.bench;
 
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
+import io.seqlink.report.LatencyHistogram;
+import io.seqlink.report.Percentiles;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -26,10 +28,11 @@ final class FanOutBench {
         try (FanOutRig rig = new FanOutRig(env.backend(), env.producer(), devices, slots, size)) {
             int frames = Math.min(env.framesFor(size), 5000);
             long next = 1;
-            next = cycle(rig, next, Math.min(env.warmupFor(size), 1000), size, null);
-            long[] nanos = new long[frames];
-            next = cycle(rig, next, frames, size, nanos);
-            Percentiles latency = Percentiles.ofNanos(nanos, frames);
+            LatencyHistogram histogram = new LatencyHistogram();
+            next = cycle(rig, next, Math.min(env.warmupFor(size), 1000), size, histogram);
+            histogram.reset();
+            next = cycle(rig, next, frames, size, histogram);
+            Percentiles latency = histogram.percentiles();
 
             long readsBefore = totalReads(rig);
             long total = 4L * frames;
@@ -54,8 +57,8 @@ final class FanOutBench {
         return n;
     }
 
-    /** Frames one at a time, each until every consumer acked it; records each frame's nanoseconds when asked. */
-    private static long cycle(FanOutRig rig, long first, int count, long size, long[] nanos) {
+    /** Frames one at a time, each until every consumer acked it; records each frame's latency. */
+    private static long cycle(FanOutRig rig, long first, int count, long size, LatencyHistogram latency) {
         LongSupplier published = rig::published;
         LongSupplier slowest = rig::slowestAck;
         for (int i = 0; i < count; i++) {
@@ -67,9 +70,7 @@ final class FanOutBench {
                 c.take(s, s, size);
             }
             Spin.awaitAtLeast(slowest, s, "every consumer's ack (fan-out)");
-            if (nanos != null) {
-                nanos[i] = System.nanoTime() - t0;
-            }
+            latency.record(System.nanoTime() - t0);
         }
         return first + count;
     }

@@ -11,7 +11,6 @@ import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
-import io.seqlink.backend.Workloads;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
@@ -33,7 +32,7 @@ final class FanOutRig implements AutoCloseable {
     final MappedBuffer mirror;
     final DeviceStream producerStream;
     final PublishKernel publish;
-    final Workloads producerWork;
+    final ModelWork producerWork;
     final List<Consumer> consumers = new ArrayList<>();
     private final List<AutoCloseable> memory = new ArrayList<>();
 
@@ -46,7 +45,7 @@ final class FanOutRig implements AutoCloseable {
         mirror = track(pd.allocateMapped(ControlBlock.BYTES));
         producerStream = pd.newStream("bench-fanout-producer");
         publish = producerStream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, List.of()));
-        producerWork = producerStream.workloads();
+        producerWork = BenchWork.on(producerStream);
         for (int i = 0; i < consumerDevices.size(); i++) {
             int c = consumerDevices.get(i);
             backend.enablePeerAccess(c, producer);
@@ -89,7 +88,7 @@ final class FanOutRig implements AutoCloseable {
         final MappedBuffer sums;
         final ConsumeKernel consume;
         final AckKernel ack;
-        final Workloads work;
+        final ModelWork work;
 
         Consumer(Device d, int index) {
             this.index = index;
@@ -100,7 +99,7 @@ final class FanOutRig implements AutoCloseable {
             sums = track(d.allocateMapped(8L * ChecksumListener.RESULT_WORDS));
             consume = stream.bindConsume(new ConsumeBinding(control, ring, geometry, maxBatch, local, block, cmirror, false));
             ack = stream.bindAck(new AckBinding(block, cmirror));
-            work = stream.workloads();
+            work = BenchWork.on(stream);
         }
 
         /** Consume step, a checksum per frame, ack: enqueued, not waited for. */

@@ -1,5 +1,6 @@
 package io.seqlink.bench;
 
+import io.seqlink.report.Percentiles;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

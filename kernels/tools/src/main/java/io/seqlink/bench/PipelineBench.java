@@ -6,7 +6,6 @@ import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
-import io.seqlink.backend.Workloads;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.DeviceFrames;
@@ -101,7 +100,7 @@ final class PipelineBench {
 
         @Override
         public void onFrames(DeviceFrames frames) {
-            Workloads w = frames.stream().workloads();
+            ModelWork w = BenchWork.on(frames.stream());
             for (long s = frames.first(); s <= frames.last(); s++) {
                 w.matvec(weights, 0, frames.memory(), frames.payloadOffset(s), y, 0, rows, pixels);
                 w.checksum(y, 0, 4L * rows, sums, 8 * (s % ChecksumListener.RESULT_WORDS));
@@ -140,7 +139,7 @@ final class PipelineBench {
             sums = own(backend.device(c).allocateMapped(8L * ChecksumListener.RESULT_WORDS));
             ps = own(backend.device(p).newStream("bench-pipeline-producer"));
             cs = own(backend.device(c).newStream("bench-pipeline-consumer"));
-            ps.workloads().fillPattern(source, 0, pixels, PIXEL_SEED);
+            BenchWork.on(ps).fillPattern(source, 0, pixels, PIXEL_SEED);
             uploadWeights();
             ps.synchronize();
             channel = env.openChannel("pipeline", List.of(c), frameBytes, slots, readMode);
@@ -198,8 +197,8 @@ final class PipelineBench {
 
         double computeOnlyRun(int frames) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            Workloads pw = ps.workloads();
-            Workloads cw = cs.workloads();
+            ModelWork pw = BenchWork.on(ps);
+            ModelWork cw = BenchWork.on(cs);
             Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (int i = 0; i < frames; i++) {
                     pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
@@ -225,7 +224,7 @@ final class PipelineBench {
         }
 
         /** The consumer's work on frame {@code i} outside a channel: (copy,) matvec, checksum. */
-        private void consumeOne(Workloads cw, int i) {
+        private void consumeOne(ModelWork cw, int i) {
             long offset = (i % slots) * frameBytes;
             Memory x = plainRing;
             if (localRing != null) {
@@ -237,8 +236,8 @@ final class PipelineBench {
         }
 
         double blockingRun(int frames) {
-            Workloads pw = ps.workloads();
-            Workloads cw = cs.workloads();
+            ModelWork pw = BenchWork.on(ps);
+            ModelWork cw = BenchWork.on(cs);
             long t0 = System.nanoTime();
             for (int i = 0; i < frames; i++) {
                 pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
@@ -254,7 +253,7 @@ final class PipelineBench {
             long first = channelSent + 1;
             long last = channelSent + frames;
             int batch = channel.spec().maxPublishBatch();
-            Workloads pw = channel.producerStream().workloads();
+            ModelWork pw = BenchWork.on(channel.producerStream());
             Memory ring = channel.ring();
             Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (long s = first; s <= last; s++) {

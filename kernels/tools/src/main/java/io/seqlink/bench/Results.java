@@ -1,5 +1,9 @@
 package io.seqlink.bench;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.seqlink.report.Percentiles;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,7 +14,9 @@ import java.util.Optional;
 /**
  * Everything one harness run measured, as rows the reports print. Scenarios add rows from the
  * harness thread only; the lists are synchronised anyway because scenario threads report failures.
- * Latencies are microseconds; GB/s are 10^9 bytes per second (the comparator's unit).
+ * Latencies are microseconds; GB/s are 10^9 bytes per second (the comparator's unit). The rows are
+ * what {@link JsonReport} writes (snake_case names; where a member's name differs from the
+ * component's, the annotation says so).
  */
 final class Results {
 
@@ -23,7 +29,7 @@ final class Results {
     final List<CopyRow> copies = Collections.synchronizedList(new ArrayList<>());
     final List<Failure> failures = Collections.synchronizedList(new ArrayList<>());
     final List<String> notes = Collections.synchronizedList(new ArrayList<>());
-    final List<Object> comparatorRuns = Collections.synchronizedList(new ArrayList<>());
+    final List<ComparatorRunner.Run> comparatorRuns = Collections.synchronizedList(new ArrayList<>());
     /** Scenario ids that ran to their end (each may still hold failures of single measurements). */
     final List<String> scenariosDone = Collections.synchronizedList(new ArrayList<>());
 
@@ -38,9 +44,21 @@ final class Results {
      * @param remoteReadsPerRound  loads of producer-resident memory per round, polls and data, as the kernels count them
      * @param controlReadsPerRound the same without the packet words: reads of control words (flag, lock, counter)
      */
+    @JsonPropertyOrder({"scheme", "source", "topology", "threads", "packet_bytes", "seconds", "rounds", "gb_per_s", "latency_us"})
     record SchemeRow(String scheme, String source, String topology, int threads, int packetBytes, double seconds, long rounds,
-            double gbPerS, double p50, double p99, double p999, double remoteReadsPerRound, double controlReadsPerRound,
-            long timeouts, long corrupt) {
+            double gbPerS, @JsonIgnore double p50, @JsonIgnore double p99, @JsonIgnore double p999,
+            @JsonProperty("remote_reads_per_frame") double remoteReadsPerRound,
+            @JsonProperty("control_reads_per_frame") double controlReadsPerRound, long timeouts, long corrupt) {
+
+        /** The three percentiles the schemes measure, as one member. */
+        @JsonProperty("latency_us")
+        SchemeLatency latencyUs() {
+            return new SchemeLatency(p50, p99, p999);
+        }
+    }
+
+    /** A scheme's latency percentiles in microseconds. */
+    record SchemeLatency(double p50, double p99, double p999) {
     }
 
     /**
@@ -50,8 +68,8 @@ final class Results {
      * @param allocBytesPerFrame   Java heap bytes the measuring thread allocated per timed frame (NaN: not Java)
      * @param controlReadsPerFrame consume steps' acquire reads of {@code publish_seq} per frame (device counters; NaN: not counted)
      */
-    record CycleRow(String impl, String mode, long frameBytes, Percentiles latency, long verified, long corrupt,
-            double allocBytesPerFrame, double controlReadsPerFrame) {
+    record CycleRow(String impl, String mode, long frameBytes, @JsonProperty("latency_us") Percentiles latency, long verified,
+            long corrupt, double allocBytesPerFrame, double controlReadsPerFrame) {
     }
 
     /** Pipelined throughput of one implementation at one frame size. */
@@ -60,8 +78,9 @@ final class Results {
     }
 
     /** One point of the fan-out sweep. */
-    record FanOutRow(int consumers, String placement, long frameBytes, Percentiles latency, long frames, double gbPerS,
-            double controlReadsPerFrame, long corrupt) {
+    record FanOutRow(int consumers, String placement, long frameBytes, @JsonProperty("cycle_latency_us") Percentiles latency,
+            long frames, @JsonProperty("gb_per_s_per_consumer") double gbPerS,
+            @JsonProperty("control_reads_per_frame_per_consumer") double controlReadsPerFrame, long corrupt) {
     }
 
     /**
@@ -70,8 +89,9 @@ final class Results {
      * @param variant   {@code compute-only}, {@code channel} or {@code blocking}
      * @param syncShare {@code 1 - computeOnly / this}: the share of this variant's time that is not compute
      */
-    record PipelineRow(String variant, String description, int frames, double seconds, double microsPerFrame, double syncShare,
-            double syncMicrosPerFrame, long corrupt) {
+    record PipelineRow(String variant, String description, int frames, double seconds,
+            @JsonProperty("us_per_frame") double microsPerFrame, double syncShare,
+            @JsonProperty("sync_us_per_frame") double syncMicrosPerFrame, long corrupt) {
     }
 
     /** A large device copy. */

@@ -1,10 +1,8 @@
 package io.seqlink.bench;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -27,16 +25,6 @@ final class Targets {
      * @param margin how far from the goal, in words: "19% under the limit", "missed by 2.1x"
      */
     record Verdict(String target, String measured, String goal, String status, String margin) {
-
-        Map<String, Object> toJson() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("target", target);
-            m.put("measured", measured);
-            m.put("goal", goal);
-            m.put("status", status);
-            m.put("margin", margin);
-            return m;
-        }
     }
 
     private Targets() {

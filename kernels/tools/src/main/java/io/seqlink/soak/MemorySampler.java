@@ -1,5 +1,6 @@
 package io.seqlink.soak;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.seqlink.backend.Backend;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -17,9 +18,9 @@ import java.util.function.LongSupplier;
  */
 final class MemorySampler {
 
-    /** One sample. */
-    record Sample(long elapsedMillis, long published, long heapUsed, long heapAfterGc, long directBytes, long directCount,
-            long deviceUsed) {
+    /** One sample (in the JSON report as {@code ms, published, heapUsed, heapAfterGc, directBytes, directBuffers, deviceUsed}). */
+    record Sample(@JsonProperty("ms") long elapsedMillis, long published, long heapUsed, long heapAfterGc, long directBytes,
+            @JsonProperty("directBuffers") long directCount, long deviceUsed) {
     }
 
     private final Backend backend;

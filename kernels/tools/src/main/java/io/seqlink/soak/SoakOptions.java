@@ -6,6 +6,7 @@ import io.seqlink.channel.Delivery;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a soak run does. Parsed from the command line by {@link #parse(String...)}; every option has
@@ -26,7 +27,8 @@ import java.util.Locale;
  * @param json             where to write the JSON report, or {@code null}
  */
 public record SoakOptions(BackendSelection backend, Duration duration, long frames, int consumers, int slots, int slotBytes,
-        Delivery delivery, double stallProbability, StreamMode streamMode, long maxRate, long seed, Duration sampleInterval, Path json) {
+        Delivery delivery, double stallProbability, StreamMode streamMode, long maxRate, long seed, Duration sampleInterval,
+        @Nullable Path json) {
 
     public static final String USAGE = """
             usage: SoakMain [options]

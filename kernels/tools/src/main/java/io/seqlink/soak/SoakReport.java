@@ -1,6 +1,8 @@
 package io.seqlink.soak;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.seqlink.channel.Delivery;
+import io.seqlink.report.ReportJson;
 import java.util.List;
 import java.util.Locale;
 
@@ -35,8 +37,8 @@ public record SoakReport(SoakOptions options, String backend, long published, do
      * @param gaps          frames skipped between and after what it saw
      * @param listenerStalls stalls the listener injected
      */
-    public record ConsumerResult(int device, long delivered, long lost, long duplicates, long corrupt, long missed, long gaps,
-            long listenerStalls) {
+    public record ConsumerResult(int device, long delivered, long lost, @JsonProperty("duplicated") long duplicates, long corrupt,
+            long missed, long gaps, long listenerStalls) {
     }
 
     /** Zero lost, duplicated or corrupted frames; under latest, missed equals the gaps; and everything drained. */
@@ -102,60 +104,39 @@ public record SoakReport(SoakOptions options, String backend, long published, do
         return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
+    /** The report as JSON (the {@code --json} file), written by Jackson from {@link Document}. */
     public String toJson() {
-        StringBuilder j = new StringBuilder(4096);
-        j.append("{\n");
-        field(j, "backend", backend).append(",\n");
-        field(j, "delivery", options.delivery().name().toLowerCase(Locale.ROOT)).append(",\n");
-        field(j, "streamMode", options.streamMode().name().toLowerCase(Locale.ROOT)).append(",\n");
-        j.append("  \"consumers\": ").append(consumers.size()).append(",\n");
-        j.append("  \"slots\": ").append(options.slots()).append(",\n");
-        j.append("  \"slotBytes\": ").append(options.slotBytes()).append(",\n");
-        j.append("  \"stallProbability\": ").append(options.stallProbability()).append(",\n");
-        j.append("  \"seed\": ").append(options.seed()).append(",\n");
-        j.append("  \"published\": ").append(published).append(",\n");
-        j.append("  \"seconds\": ").append(String.format(Locale.ROOT, "%.3f", seconds)).append(",\n");
-        j.append("  \"framesPerSecond\": ").append(String.format(Locale.ROOT, "%.1f", framesPerSecond())).append(",\n");
-        j.append("  \"chaosEvents\": ").append(chaos).append(",\n");
-        j.append("  \"drained\": ").append(drained).append(",\n");
-        j.append("  \"passed\": ").append(passed()).append(",\n");
+        return ReportJson.write(document());
+    }
+
+    /**
+     * The JSON document: the run's settings, the totals, the memory growth figures, one entry per
+     * consumer and the samples.
+     */
+    public record Document(String backend, String delivery, String streamMode, int consumers, int slots, long slotBytes,
+            double stallProbability, long seed, long published, double seconds, double framesPerSecond, long chaosEvents,
+            boolean drained, boolean passed, long lost, long duplicated, long corrupt, long retainedHeapStartBytes,
+            long retainedHeapEndBytes, long heapAfterGcGrowthBytes, long directGrowthBytes, long deviceGrowthBytes,
+            List<ConsumerResult> perConsumer, List<MemorySampler.Sample> samples) {
+    }
+
+    public Document document() {
         long lost = 0;
-        long dup = 0;
+        long duplicated = 0;
         long corrupt = 0;
         for (ConsumerResult c : consumers) {
             lost += c.lost;
-            dup += c.duplicates;
+            duplicated += c.duplicates;
             corrupt += c.corrupt;
         }
-        j.append("  \"lost\": ").append(lost).append(",\n");
-        j.append("  \"duplicated\": ").append(dup).append(",\n");
-        j.append("  \"corrupt\": ").append(corrupt).append(",\n");
-        j.append("  \"retainedHeapStartBytes\": ").append(retainedHeapStart).append(",\n");
-        j.append("  \"retainedHeapEndBytes\": ").append(retainedHeapEnd).append(",\n");
-        j.append("  \"heapAfterGcGrowthBytes\": ").append(growth(MemorySampler.Sample::heapAfterGc)).append(",\n");
-        j.append("  \"directGrowthBytes\": ").append(growth(MemorySampler.Sample::directBytes)).append(",\n");
-        j.append("  \"deviceGrowthBytes\": ").append(growth(MemorySampler.Sample::deviceUsed)).append(",\n");
-        j.append("  \"perConsumer\": [\n");
-        for (int i = 0; i < consumers.size(); i++) {
-            ConsumerResult c = consumers.get(i);
-            j.append(String.format(Locale.ROOT,
-                    "    {\"device\": %d, \"delivered\": %d, \"lost\": %d, \"duplicated\": %d, \"corrupt\": %d, \"missed\": %d, \"gaps\": %d, \"listenerStalls\": %d}",
-                    c.device, c.delivered, c.lost, c.duplicates, c.corrupt, c.missed, c.gaps, c.listenerStalls));
-            j.append(i + 1 < consumers.size() ? ",\n" : "\n");
-        }
-        j.append("  ],\n  \"samples\": [\n");
-        for (int i = 0; i < samples.size(); i++) {
-            MemorySampler.Sample s = samples.get(i);
-            j.append(String.format(Locale.ROOT,
-                    "    {\"ms\": %d, \"published\": %d, \"heapUsed\": %d, \"heapAfterGc\": %d, \"directBytes\": %d, \"directBuffers\": %d, \"deviceUsed\": %d}",
-                    s.elapsedMillis(), s.published(), s.heapUsed(), s.heapAfterGc(), s.directBytes(), s.directCount(), s.deviceUsed()));
-            j.append(i + 1 < samples.size() ? ",\n" : "\n");
-        }
-        j.append("  ]\n}\n");
-        return j.toString();
+        return new Document(backend, lower(options.delivery()), lower(options.streamMode()), consumers.size(), options.slots(),
+                options.slotBytes(), options.stallProbability(), options.seed(), published, seconds, framesPerSecond(), chaos,
+                drained, passed(), lost, duplicated, corrupt, retainedHeapStart, retainedHeapEnd,
+                growth(MemorySampler.Sample::heapAfterGc), growth(MemorySampler.Sample::directBytes),
+                growth(MemorySampler.Sample::deviceUsed), consumers, samples);
     }
 
-    private static StringBuilder field(StringBuilder j, String name, String value) {
-        return j.append("  \"").append(name).append("\": \"").append(value.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
     }
 }

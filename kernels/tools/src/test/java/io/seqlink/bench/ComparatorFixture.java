@@ -2,7 +2,7 @@ package io.seqlink.bench;
 
 /**
  * A document in the format {@code seqlink-cycle-bench} prints (its header comment and its printf
- * formats in {@code kernels/src/main/cuda/bench/cycle_bench.cu}): one result of every mode, including a
+ * formats in {@code kernels/tools/src/main/cuda/cycle_bench.cu}): one result of every mode, including a
  * {@code nan} as printf writes it for a degenerate value.
  */
 final class ComparatorFixture {
@@ -43,4 +43,21 @@ final class ComparatorFixture {
 
     private ComparatorFixture() {
     }
+
+    /**
+     * Version 2 (issue 12's comparator), excerpt of the H200 run of 2026-12-01 (docs/benchmarks/fastpath-h200-2026-12-01):
+     * rows carry a "kind"; the channel's rows and one of the new ones.
+     */
+    static final String V2_EXCERPT = """
+            {"tool":"seqlink-cycle-bench","version":2,
+              "config":{"mode":"all","frames":20000,"warmup":1000,"duration_s":2.000,"slots":64,"depth":4,"batch":16,"threads":256,"packet_bytes":64},
+              "device":{"producer":0,"consumer":0,"producer_name":"NVIDIA H200","consumer_name":"NVIDIA H200","devices":1,"driver":"13.0","runtime":"13.0","same_device":true,"peer_access":true,"topology":"producer and consumer on two streams of one GPU"},
+              "ok":true,
+              "results":[
+                {"mode":"channel","kind":"latency","frame_bytes":16384,"frames":20000,"latency_us":{"p50":31.532,"p90":34.604,"p99":43.839,"p999":56.138,"mean":32.069,"min":27.254,"max":79.156},"verified":20000,"corrupt":0},
+                {"mode":"floor","kind":"latency","frame_bytes":16384,"frames":20000,"latency_us":{"p50":19.672,"p90":20.998,"p99":24.408,"p999":32.293,"mean":19.888,"min":17.934,"max":145.138},"verified":20000,"corrupt":0},
+                {"mode":"channel","kind":"throughput","frame_bytes":16384,"frames":80000,"batch":1,"seconds":0.8951,"frames_per_s":89372.4,"gb_per_s":1.464,"verified":1024,"corrupt":0},
+                {"mode":"cancel","armed_rounds":4,"repeats":200,"hung":0,"ok":true}
+              ]}
+            """;
 }

@@ -2,6 +2,7 @@ package io.seqlink.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqlink.report.Percentiles;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package io.seqlink.sample.cli;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.ProbeMeasurement;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.support.BackendReasons;
 import io.seqlink.topology.LinkClass;
 import io.seqlink.topology.LinkVerdict;
 import io.seqlink.topology.TopologyReport;
@@ -56,7 +57,7 @@ public final class TopologyTable {
         StringBuilder out = new StringBuilder();
         out.append("seqlink topology\n");
         out.append(String.format(Locale.ROOT, "  backend    %s (%s)%n", runtime.backendKind().name().toLowerCase(Locale.ROOT),
-                runtime.backendReason()));
+                BackendReasons.summary(runtime)));
         for (TopologyReport.DeviceSummary d : report.devices()) {
             out.append(String.format(Locale.ROOT, "  device %d   %s, %s%n", d.ordinal(), d.name(), bytes(d.totalMemoryBytes())));
         }

@@ -4,14 +4,15 @@ import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
-import io.seqlink.backend.Workloads;
+import io.seqlink.bench.ModelWork;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.PublishChannel;
-import io.seqlink.idle.BackoffIdleStrategy;
-import io.seqlink.idle.IdleStrategy;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The producer on the frames channel's device (GPU 0 in the article): prepares each frame with real
@@ -35,7 +36,7 @@ public final class FramePreprocessor implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final PublishChannel frames;
     private final DeviceStream stream;
-    private final Workloads work;
+    private final ModelWork work;
     private final Memory ring;
     private final DeviceBuffer image;
     private final int pixels;
@@ -53,7 +54,7 @@ public final class FramePreprocessor implements AutoCloseable {
     FramePreprocessor(PublishChannel frames, Device producer, PipelineProperties props, PipelineStatistics stats) {
         this.frames = frames;
         this.stream = frames.producerStream();
-        this.work = stream.workloads();
+        this.work = new ModelWork(stream, SampleKernels.MODULE);
         this.ring = frames.ring();
         this.pixels = props.pixels();
         this.frameBytes = FrameLayout.frameBytes(pixels);
@@ -202,6 +203,6 @@ public final class FramePreprocessor implements AutoCloseable {
      * @param failure       the channel's failure, when {@code stop} is {@code FAILED}
      */
     public record Injection(int requested, int published, long firstSequence, long lastSequence, long firstSeed, Stop stop,
-            String failure) {
+            @Nullable String failure) {
     }
 }

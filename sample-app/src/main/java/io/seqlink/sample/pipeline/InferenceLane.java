@@ -5,7 +5,7 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
-import io.seqlink.backend.Workloads;
+import io.seqlink.bench.ModelWork;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.PublishChannel;
@@ -56,7 +56,7 @@ final class InferenceLane implements AutoCloseable {
     private final PipelineStatistics.DeviceStatistics stats;
 
     // launcher thread of this device
-    private Workloads work;
+    private ModelWork work;
     private DeviceStream workStream;
     private long lastFrame;
     private long records;
@@ -97,8 +97,9 @@ final class InferenceLane implements AutoCloseable {
             // The weights are generated where they are used, by the same kernels the host reference mirrors.
             try (DeviceStream init = device.newStream("sample-weights-" + device.ordinal());
                  DeviceBuffer raw = device.allocate(roundUp(weightCount, Memory.ALIGNMENT))) {
-                init.workloads().fillPattern(raw, 0, weightCount, props.weightSeed());
-                init.workloads().normalize(raw, 0, w, 0, (int) weightCount, ReferenceModel.WEIGHT_MEAN,
+                ModelWork initWork = new ModelWork(init, SampleKernels.MODULE);
+                initWork.fillPattern(raw, 0, weightCount, props.weightSeed());
+                initWork.normalize(raw, 0, w, 0, (int) weightCount, ReferenceModel.WEIGHT_MEAN,
                         ReferenceModel.WEIGHT_STD);
                 init.synchronize(); // once, at startup: the weights must exist before the first frame
             }
@@ -142,7 +143,7 @@ final class InferenceLane implements AutoCloseable {
         DeviceStream stream = frames.stream();
         if (stream != workStream) {
             workStream = stream;
-            work = stream.workloads();
+            work = new ModelWork(stream, SampleKernels.MODULE);
         }
         Memory ring = frames.memory();
         long before = records;

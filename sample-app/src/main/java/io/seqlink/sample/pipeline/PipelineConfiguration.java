@@ -13,6 +13,7 @@ import io.seqlink.spring.listener.ChannelListenerEndpoint;
 import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
 import io.seqlink.spring.listener.ListenerContext;
 import io.seqlink.spring.listener.LoggingFrameErrorHandler;
+import io.seqlink.spring.support.BackendReasons;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +115,7 @@ public class PipelineConfiguration {
             SeqlinkRuntime rt = pipeline.runtime();
             Health.Builder b = s.failures() == 0 ? Health.up() : Health.down();
             b.withDetail("backend", rt.backendKind().name().toLowerCase(Locale.ROOT))
-                    .withDetail("backendReason", rt.backendReason());
+                    .withDetail("backendReason", BackendReasons.summary(rt));
             if (rt.backendKind() == BackendKind.EMULATED) {
                 b.withDetail("note", "running on the emulated backend: the pipeline's protocol and kernels run in Java, "
                         + "no GPU is used");

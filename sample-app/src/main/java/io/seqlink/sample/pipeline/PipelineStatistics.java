@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Counters of the pipeline, written by the producer, the inference lanes, the forwarder and the
@@ -148,12 +149,12 @@ public final class PipelineStatistics {
     }
 
     /** Mean commit-to-collection latency in microseconds, or {@code null} before the first result. */
-    public Double meanLatencyMicros() {
+    public @Nullable Double meanLatencyMicros() {
         long n = latencyCount.get();
         return n == 0 ? null : latencyTotalNanos.get() / (double) n / 1000.0;
     }
 
-    public Double maxLatencyMicros() {
+    public @Nullable Double maxLatencyMicros() {
         return latencyCount.get() == 0 ? null : latencyMaxNanos.get() / 1000.0;
     }
 

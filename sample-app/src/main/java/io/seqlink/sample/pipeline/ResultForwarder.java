@@ -1,8 +1,8 @@
 package io.seqlink.sample.pipeline;
 
-import io.seqlink.idle.BackoffIdleStrategy;
-import io.seqlink.idle.IdleStrategy;
 import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;

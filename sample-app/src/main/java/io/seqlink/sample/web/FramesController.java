@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -92,7 +93,10 @@ public class FramesController {
         }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, why(r));
         problem.setTitle("Frames not all published");
-        problem.setType(URI.create("https://github.com/seqlink/seqlink/blob/main/docs/troubleshooting.md#a-lagging-consumer"));
+        URI help = help(r.stop());
+        if (help != null) {
+            problem.setType(help);
+        }
         answer.forEach(problem::setProperty);
         problem.setProperty("stop", r.stop().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").body(problem);
@@ -114,8 +118,19 @@ public class FramesController {
         };
     }
 
+    /** Where the docs explain a stop: a full pipeline is a lagging consumer; a closed one is the service stopping. */
+    static URI help(FramePreprocessor.Stop stop) {
+        String docs = "https://github.com/seqlink/seqlink/blob/main/docs/";
+        return switch (stop) {
+            case NO_CREDIT, BACK_PRESSURED -> URI.create(docs + "troubleshooting.md#a-lagging-consumer");
+            case CLOSED -> URI.create(docs + "operations.md#shutdown");
+            case FAILED -> URI.create(docs + "operations.md#health");
+            case BUSY, NONE -> null;
+        };
+    }
+
     /** The value as a long if it is a JSON integer that fits, else {@code null}. */
-    private static Long wholeNumber(Object value) {
+    private static @Nullable Long wholeNumber(@Nullable Object value) {
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();
         }

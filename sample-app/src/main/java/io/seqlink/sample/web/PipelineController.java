@@ -4,6 +4,7 @@ import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.sample.pipeline.Pipeline;
 import io.seqlink.sample.pipeline.PipelineStatistics;
+import io.seqlink.spring.support.BackendReasons;
 import io.seqlink.spring.support.ChannelSnapshots;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ public class PipelineController {
         PipelineStatistics s = pipeline.statistics();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("backend", pipeline.runtime().backendKind().name().toLowerCase(Locale.ROOT));
-        out.put("backendReason", pipeline.runtime().backendReason());
+        out.put("backendReason", BackendReasons.summary(pipeline.runtime()));
         out.put("devices", pipeline.runtime().devices());
         out.put("framesChannel", pipeline.frames().name());
         out.put("producerDevice", pipeline.frames().spec().producer());

@@ -2,9 +2,11 @@ package io.seqlink.sample.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqlink.backend.Backends;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +30,15 @@ class VerifyCommandTests {
                 .containsPattern("2 -> 0\\s+results-2\\s+peer-copy")
                 .containsPattern("1 -> 2\\s+-\\s+host-staged\\s+-\\s+-\\s+-\\s+-\\s+not used")
                 .contains("RESULT: OK: all 4 link(s) the channels use are host-staged or better.");
+    }
+
+    @Test
+    void onAFallbackTheBackendLineSaysWhyInAFewWords() {
+        Assumptions.assumeTrue(Backends.cudaProvider() == null || !Backends.cudaProvider().detect().usable(),
+                "a CUDA driver answers here");
+        Run run = verify();
+        assertThat(run.status).as(run.out).isEqualTo(VerifyCommand.OK);
+        assertThat(run.out).contains("backend    emulated (no usable CUDA driver").doesNotContain("UnsatisfiedLinkError");
     }
 
     @Test

@@ -64,6 +64,21 @@ class StatusPageBrowserIT {
     }
 
     @Test
+    void theBackendReasonIsShortAndTheWholeCauseIsInItsTooltip() {
+        Element reason = page.getElementById("backend-reason");
+        assertThat(reason.text()).isNotBlank().hasSizeLessThanOrEqualTo(100).doesNotContain("Error", "Exception");
+        assertThat(reason.attr("title")).as("the whole finding, on hover").isNotBlank();
+    }
+
+    @Test
+    void theFirstPaintBeforeAnyDataShowsNoPlaceholderSentence() throws Exception {
+        Document raw = Jsoup.parse(Http.get(sample.port(), "/").body());
+        assertThat(raw.getElementById("required-line").hasAttr("hidden")).isTrue();
+        assertThat(raw.getElementById("probe-note").hasAttr("hidden")).isTrue();
+        assertThat(page.getElementById("required-line").hasAttr("hidden")).as("shown once data came").isFalse();
+    }
+
+    @Test
     void theLinkMatrixShowsEveryVerdictAndTheMeasuredLatencies() {
         Element matrix = page.getElementById("link-matrix");
         assertThat(matrix.select("thead th")).extracting(Element::text)
@@ -84,12 +99,20 @@ class StatusPageBrowserIT {
             Element td = link(matrix, probed);
             assertThat(td.hasClass("used")).isTrue();
             assertThat(td.attr("data-probed")).isEqualTo("true");
-            assertThat(td.selectFirst(".latency").text()).matches("atomic add \\d+(\\.\\d+)? (ns|\u00b5s)");
+            assertThat(td.selectFirst(".latency").text()).matches("atomic add \\d+(\\.\\d+)? (ns|\u00b5s) \\(emulated\\)");
             assertThat(Double.parseDouble(td.attr("data-atomic-add-ns"))).isPositive();
         }
-        assertThat(link(matrix, "0->2").hasClass("used")).isTrue();
-        assertThat(link(matrix, "1->2").hasClass("used")).isFalse();
-        assertThat(link(matrix, "1->2").selectFirst(".latency").text()).isEqualTo("not probed");
+        // Used links without a probe say why; only unused links read "not probed", as the legend says.
+        for (String used : List.of("0->2", "2->0")) {
+            assertThat(link(matrix, used).hasClass("used")).isTrue();
+            assertThat(link(matrix, used).selectFirst(".latency").text()).isEqualTo("no peer atomics");
+        }
+        for (String unused : List.of("1->2", "2->1")) {
+            assertThat(link(matrix, unused).hasClass("used")).isFalse();
+            assertThat(link(matrix, unused).selectFirst(".latency").text()).isEqualTo("not probed");
+        }
+        assertThat(page.getElementById("probe-note").hasAttr("hidden")).as("emulated figures are labelled").isFalse();
+        assertThat(page.getElementById("probe-note").text()).contains("not hardware");
         assertThat(page.getElementById("required-class").text()).isEqualTo("host-staged");
     }
 

@@ -8,15 +8,15 @@ import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
-import io.seqlink.backend.Workloads;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.bench.ModelWork;
 import org.junit.jupiter.api.Test;
 
 /**
  * The collector's host reference computes exactly the bits the device kernels do: the same pattern,
- * normalisation, weights, matrix-vector product and checksums, run here on the emulated backend's
- * kernels (the CUDA kernels are held to the same bits by the kernels module's tests and, on a GPU, by
- * the collector itself, which compares every result).
+ * normalisation, weights, matrix-vector product and checksums, run here through the sample's kernel
+ * module on the emulated backend (the Java twins; the CUDA kernels are held to the same bits by the
+ * comparator's sanitize checks and, on a GPU, by the collector itself, which compares every result).
  */
 class ReferenceModelTests {
 
@@ -38,7 +38,7 @@ class ReferenceModelTests {
                  DeviceBuffer weights = d.allocate(4L * pixels * classes);
                  DeviceBuffer y = d.allocate(128); // whole 128-byte lines, as the sample allocates
                  MappedBuffer out = d.allocateMapped(256)) {
-                Workloads w = s.workloads();
+                ModelWork w = new ModelWork(s, SampleKernels.MODULE);
                 w.fillPattern(rawWeights, 0, (long) pixels * classes, 7);
                 w.normalize(rawWeights, 0, weights, 0, pixels * classes, ReferenceModel.WEIGHT_MEAN, ReferenceModel.WEIGHT_STD);
                 w.fillPattern(image, 0, pixels, seed);

@@ -1,6 +1,7 @@
 package io.seqlink.sample.web;
 
 import io.seqlink.sample.SampleApplication;
+import io.seqlink.test.context.EmulatedSeqlink;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -9,13 +10,13 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * The sample in this JVM with a real server on a random port, on the emulated backend (even on a GPU
- * machine), without the background source so counts are exact. One context, shared by every class
- * that carries this annotation.
+ * machine: {@link EmulatedSeqlink}, with the links probed as the sample configures them), without the
+ * background source so counts are exact. One context, shared by every class that carries this annotation.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
+@EmulatedSeqlink(verify = true)
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "seqlink.backend=emulated",
         "sample.pipeline.source-rate=0",
         "sample.pipeline.publish-timeout=500ms" })
 public @interface EmulatedSampleTest {

@@ -116,6 +116,7 @@ class PipelineApiTests {
         int published = problem.read("$.published", Integer.class);
         assertThat(published).isBetween(1, 199);
         assertThat(problem.read("$.stop", String.class)).isEqualTo("back-pressured");
+        assertThat(problem.read("$.type", String.class)).endsWith("troubleshooting.md#a-lagging-consumer");
         assertThat(problem.read("$.detail", String.class)).contains(published + " of 200 frames were published")
                 .contains("no free slot").contains("/actuator/seqlink/frames");
         Await.until(Duration.ofSeconds(30), () -> pipeline.statistics().inFlight(), n -> n == 0,

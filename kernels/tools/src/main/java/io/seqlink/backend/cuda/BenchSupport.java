@@ -1,45 +1,11 @@
 package io.seqlink.backend.cuda;
 
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
-import java.util.Locale;
 
-/** Percentiles, JSON fragments and an allocation meter for the benchmark mains of this package. */
+/** An allocation meter, a bounded spin and option parsing for the benchmark mains of this package. */
 final class BenchSupport {
 
     private BenchSupport() {
-    }
-
-    /** Latency percentiles in microseconds of {@code count} nanosecond samples (sorts a copy). */
-    static String latencyJson(long[] nanos, int count) {
-        long[] v = Arrays.copyOf(nanos, count);
-        Arrays.sort(v);
-        double sum = 0;
-        for (long x : v) {
-            sum += x;
-        }
-        return String.format(Locale.ROOT,
-                "{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"p999\":%.3f,\"mean\":%.3f,\"min\":%.3f,\"max\":%.3f}",
-                at(v, 0.5), at(v, 0.9), at(v, 0.99), at(v, 0.999), count == 0 ? 0 : sum / count / 1e3,
-                count == 0 ? 0 : v[0] / 1e3, count == 0 ? 0 : v[count - 1] / 1e3);
-    }
-
-    static double percentileMicros(long[] nanos, int count, double q) {
-        long[] v = Arrays.copyOf(nanos, count);
-        Arrays.sort(v);
-        return at(v, q);
-    }
-
-    private static double at(long[] sorted, double q) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int i = (int) Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)));
-        return sorted[i] / 1e3;
-    }
-
-    static String json(String format, Object... args) {
-        return String.format(Locale.ROOT, format, args);
     }
 
     /** Bytes the calling thread allocated so far (HotSpot's per-thread counter), or -1 where unavailable. */

@@ -12,11 +12,15 @@ import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
-import io.seqlink.backend.Workloads;
+import io.seqlink.bench.BenchWork;
+import io.seqlink.bench.ModelWork;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.SlotHeader;
+import io.seqlink.report.LatencyHistogram;
+import io.seqlink.report.Percentiles;
+import io.seqlink.report.ReportJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,14 +28,17 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The Java side of the comparison with {@code seqlink-cycle-bench}: the same publish -> consume -> ack
  * cycle, step for step, through the backend SPI (what the channel layer drives), so the two differ
- * only in the launch path. Prints one JSON document like the C++ comparator's ({@code "impl":"java-spi"}).
+ * only in the launch path. Prints one JSON document like the C++ comparator's ({@code "impl":"java-spi"}),
+ * written by Jackson from the records below.
  *
  * <pre>
  * java -cp ... io.seqlink.backend.cuda.CycleBenchmark [--mode cycle|throughput|wait-value|cycle-channel|all]
  *      [--sizes 64,16384,1048576] [--frames N] [--warmup N] [--slots N] [--producer D] [--consumer D]
  * </pre>
- * Per frame (cycle): fill the slot (kernel), write its length (stream write), publish (kernel); the host
- * sees the mirror; consume (kernel, copy mode), checksum (kernel), ack (kernel); the host sees the ack.
+ * Per frame (cycle, reported as mode {@code channel} like the C++ row): fill the slot (kernel), commit its
+ * length into the pinned staging ring (a host store, as {@code commitDevice} does), publish (kernel, which
+ * copies the length); the host sees the mirror; consume (kernel, copy mode), checksum (kernel), ack
+ * (kernel); the host sees the ack.
  * Every frame's checksum up to 64 KiB (every 16th above) is compared with {@link FramePattern}.
  * {@code alloc_bytes_per_frame} is what the measuring thread allocated per timed frame. Mode
  * {@code cycle-channel} runs the same cycle through the public channel API instead (no C++ twin).
@@ -45,7 +52,7 @@ public final class CycleBenchmark {
     private final int slots;
     private final int producer;
     private final int consumer;
-    private final List<String> results = new ArrayList<>();
+    private final List<Object> results = new ArrayList<>();
     private boolean ok = true;
 
     private CycleBenchmark(String[] args) {
@@ -122,13 +129,31 @@ public final class CycleBenchmark {
                 }
                 System.err.println("CycleBenchmark: " + size + " B done");
             }
-            System.out.println(BenchSupport.json("{\"tool\":\"seqlink-cycle-bench\",\"impl\":\"java-spi\",\"version\":1,%n"
-                    + "  \"config\":{\"mode\":\"%s\",\"frames\":%d,\"warmup\":%d,\"slots\":%d},%n"
-                    + "  \"device\":{\"producer\":%d,\"consumer\":%d,\"description\":\"%s\",\"same_device\":%s},%n"
-                    + "  \"ok\":%s,%n  \"results\":[%n    %s%n  ]}", mode, frames, warmup, slots, producer, c,
-                    backend.description(), producer == c, ok, String.join(",\n    ", results)));
+            System.out.print(ReportJson.writeSnakeCase(new Document("seqlink-cycle-bench", "java-spi", 1,
+                    new Config(mode, frames, warmup, slots), new DeviceInfo(producer, c, backend.description(), producer == c), ok,
+                    results)));
         }
         return ok ? 0 : 1;
+    }
+
+    /** The JSON document, in the C++ comparator's shape. */
+    record Document(String tool, String impl, int version, Config config, DeviceInfo device, boolean ok, List<Object> results) {
+    }
+
+    record Config(String mode, int frames, int warmup, int slots) {
+    }
+
+    record DeviceInfo(int producer, int consumer, String description, boolean sameDevice) {
+    }
+
+    /** One size's frame-at-a-time cycle ({@code cycle}, {@code wait-value}, {@code cycle-channel}). */
+    record CycleRow(String mode, String kind, String impl, long frameBytes, int frames, Percentiles latencyUs, long verified, long corrupt,
+            double allocBytesPerFrame) {
+    }
+
+    /** One size's pipelined run. */
+    record ThroughputRow(String mode, String kind, String impl, long frameBytes, long frames, double seconds, double framesPerS, double gbPerS,
+            long verified, long corrupt) {
     }
 
     /** The resources of one SPI-level channel, as the channel layer would bind them. */
@@ -139,6 +164,7 @@ public final class CycleBenchmark {
         final DeviceBuffer control;
         final DeviceBuffer ring;
         final MappedBuffer mirror;
+        final MappedBuffer staging;
         final DeviceStream ps;
         final DeviceStream cs;
         final DeviceBuffer block;
@@ -148,8 +174,8 @@ public final class CycleBenchmark {
         final PublishKernel publish;
         final ConsumeKernel consume;
         final AckKernel ack;
-        final Workloads pw;
-        final Workloads cw;
+        final ModelWork pw;
+        final ModelWork cw;
         final int maxBatch;
 
         Rig(Backend backend, int c, long size) {
@@ -161,22 +187,23 @@ public final class CycleBenchmark {
             control = pd.allocate(ControlBlock.BYTES);
             ring = pd.allocate(g.ringBytes());
             mirror = pd.allocateMapped(ControlBlock.BYTES);
+            staging = pd.allocateMapped(g.ringBytes());
             ps = pd.newStream("bench-producer");
             cs = cd.newStream("bench-consumer");
             block = cd.allocate(ConsumerBlock.BYTES);
             cmirror = cd.allocateMapped(ConsumerBlock.BYTES);
             local = cd.allocate(g.ringBytes());
             results = cd.allocateMapped(8 * 1024);
-            publish = ps.bindPublish(new PublishBinding(control, ring, g, mirror, maxBatch, List.of()));
+            publish = ps.bindPublish(new PublishBinding(control, ring, g, mirror, maxBatch, List.of(), staging));
             consume = cs.bindConsume(new ConsumeBinding(control, ring, g, maxBatch, local, block, cmirror, false));
             ack = cs.bindAck(new AckBinding(block, cmirror));
-            pw = ps.workloads();
-            cw = cs.workloads();
+            pw = BenchWork.on(ps);
+            cw = BenchWork.on(cs);
         }
 
         void produce(long s, long length) {
             pw.fillPattern(ring, g.payloadOffsetOf(s), length, s);
-            ps.writeValue(ring, g.offsetOf(s) + SlotHeader.LENGTH, length);
+            staging.setPlain(g.offsetOf(s) + SlotHeader.LENGTH, length); // commitDevice: no driver call
             publish.enqueue(1);
         }
 
@@ -196,7 +223,7 @@ public final class CycleBenchmark {
         public void close() {
             ps.close();
             cs.close();
-            for (AutoCloseable m : new AutoCloseable[] {control, ring, mirror, block, cmirror, local, results}) {
+            for (AutoCloseable m : new AutoCloseable[] {control, ring, mirror, staging, block, cmirror, local, results}) {
                 try {
                     m.close();
                 } catch (Exception ignored) {
@@ -229,7 +256,7 @@ public final class CycleBenchmark {
     private void cycle(Backend backend, int c, long size, boolean waitValue) {
         try (Rig r = new Rig(backend, c, size)) {
             int frames = framesFor(size);
-            long[] lat = new long[frames];
+            LatencyHistogram lat = new LatencyHistogram();
             long verified = 0;
             long corrupt = 0;
             long total = (long) warmup + frames;
@@ -237,6 +264,7 @@ public final class CycleBenchmark {
             CudaStream cs = (CudaStream) r.cs;
             for (long s = 1; s <= total; s++) {
                 if (s == warmup + 1) {
+                    lat.reset();
                     allocStart = BenchSupport.allocatedBytes();
                 }
                 if (waitValue) {
@@ -251,9 +279,7 @@ public final class CycleBenchmark {
                 }
                 BenchSupport.awaitAtLeast(r.cmirror, ConsumerBlock.CONSUMED_SEQ, s, "consumed_seq mirror");
                 long t1 = System.nanoTime();
-                if (s > warmup) {
-                    lat[(int) (s - warmup - 1)] = t1 - t0;
-                }
+                lat.record(t1 - t0);
             }
             long alloc = BenchSupport.allocatedBytes() - allocStart;
             long[] tail = verifyLast(r, total, size);
@@ -262,10 +288,8 @@ public final class CycleBenchmark {
             if (corrupt > 0) {
                 ok = false;
             }
-            results.add(BenchSupport.json("{\"mode\":\"%s\",\"impl\":\"java-spi\",\"frame_bytes\":%d,\"frames\":%d,"
-                    + "\"latency_us\":%s,\"verified\":%d,\"corrupt\":%d,\"alloc_bytes_per_frame\":%.2f}",
-                    waitValue ? "wait-value" : "cycle", size, frames, BenchSupport.latencyJson(lat, frames), verified, corrupt,
-                    allocStart < 0 ? -1.0 : alloc / (double) frames));
+            results.add(new CycleRow(waitValue ? "wait-value" : "channel", "latency", "java-spi", size, frames, lat.percentiles(),
+                    verified, corrupt, allocStart < 0 ? -1.0 : alloc / (double) frames));
         }
     }
 
@@ -320,9 +344,8 @@ public final class CycleBenchmark {
             if (corrupt > 0) {
                 ok = false;
             }
-            results.add(BenchSupport.json("{\"mode\":\"throughput\",\"impl\":\"java-spi\",\"frame_bytes\":%d,\"frames\":%d,"
-                    + "\"seconds\":%.4f,\"frames_per_s\":%.1f,\"gb_per_s\":%.3f,\"verified\":%d,\"corrupt\":%d}", size, total,
-                    seconds, total / seconds, total * (double) size / seconds / 1e9, verified, corrupt));
+            results.add(new ThroughputRow("channel", "throughput", "java-spi", size, total, seconds, total / seconds,
+                    total * (double) size / seconds / 1e9, verified, corrupt));
         }
     }
 
@@ -340,15 +363,16 @@ public final class CycleBenchmark {
             MappedBuffer sums = rt.backend().device(c).allocateMapped(8 * 1024);
             port.subscribeDevice(frames -> {
                 for (long s = frames.first(); s <= frames.last(); s++) {
-                    frames.stream().workloads().checksum(frames.memory(), frames.payloadOffset(s), size, sums, 8 * (s % 1024));
+                    BenchWork.on(frames.stream()).checksum(frames.memory(), frames.payloadOffset(s), size, sums, 8 * (s % 1024));
                 }
             });
             int frames = framesFor(size);
-            long[] lat = new long[frames];
+            LatencyHistogram lat = new LatencyHistogram();
             long total = (long) warmup + frames;
             long allocStart = 0;
             for (long i = 1; i <= total; i++) {
                 if (i == warmup + 1) {
+                    lat.reset();
                     allocStart = BenchSupport.allocatedBytes();
                 }
                 long t0 = System.nanoTime();
@@ -356,7 +380,7 @@ public final class CycleBenchmark {
                 if (seq <= 0) {
                     throw new IllegalStateException("claim returned status " + seq + ": " + ch.snapshot());
                 }
-                ch.producerStream().workloads().fillPattern(ch.ring(), ch.payloadOffset(seq), size, seq);
+                BenchWork.on(ch.producerStream()).fillPattern(ch.ring(), ch.payloadOffset(seq), size, seq);
                 ch.commitDevice((int) size);
                 ch.publish();
                 while (port.poll(1) == 0) {
@@ -365,9 +389,7 @@ public final class CycleBenchmark {
                 while (port.acknowledged() < seq) {
                     Thread.onSpinWait();
                 }
-                if (i > warmup) {
-                    lat[(int) (i - warmup - 1)] = System.nanoTime() - t0;
-                }
+                lat.record(System.nanoTime() - t0);
             }
             long alloc = BenchSupport.allocatedBytes() - allocStart;
             long verified = 0;
@@ -384,9 +406,8 @@ public final class CycleBenchmark {
             if (corrupt > 0) {
                 ok = false;
             }
-            results.add(BenchSupport.json("{\"mode\":\"cycle-channel\",\"impl\":\"java-channel-api\",\"frame_bytes\":%d,"
-                    + "\"frames\":%d,\"latency_us\":%s,\"verified\":%d,\"corrupt\":%d,\"alloc_bytes_per_frame\":%.2f}",
-                    size, frames, BenchSupport.latencyJson(lat, frames), verified, corrupt,
+            results.add(new CycleRow("cycle-channel", "latency", "java-channel-api", size, frames, lat.percentiles(), verified,
+                    corrupt,
                     allocStart < 0 ? -1.0 : alloc / (double) frames));
             sums.close();
         }

@@ -1,8 +1,13 @@
 package io.seqlink.backend.cuda;
 
+import io.seqlink.bench.BenchWork;
+
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.report.LatencyHistogram;
+import io.seqlink.report.Percentiles;
+import io.seqlink.report.ReportJson;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -57,14 +62,14 @@ public final class LaunchVariantsBenchmark {
             System.err.println("LaunchVariantsBenchmark: no usable CUDA driver: " + provider.detect().summary());
             System.exit(2);
         }
-        List<String> rows = new ArrayList<>();
+        List<Object> rows = new ArrayList<>();
         try (Backend backend = provider.open()) {
             CudaDevice d = (CudaDevice) backend.device(device);
             DeviceContext ctx = d.context();
             CudaStream stream = (CudaStream) d.newStream("launch-variants");
             CUstream s = stream.handle();
-            CUfunction noop5 = ctx.function("seqlink_noop5");
-            CUfunction noop = ctx.function("seqlink_noop");
+            CUfunction noop5 = ctx.userFunction(BenchWork.MODULE, "bench_noop5");
+            CUfunction noop = ctx.userFunction(BenchWork.MODULE, "bench_noop");
             DeviceBuffer target = d.allocate(4096);
             MappedBuffer mapped = d.allocateMapped(4096);
             ctx.bind();
@@ -95,7 +100,7 @@ public final class LaunchVariantsBenchmark {
                 check(JCudaDriver.cuLaunchKernel(noop5, 1, 1, 1, 1, 1, 1, 0, s, direct, null));
             }));
             // (d) seqlink's native parameter block: one pointer whose address is a native void*[]
-            KernelLaunch block = new KernelLaunch(ctx, "seqlink_noop5", 8, 8, 8, 8, 8);
+            KernelLaunch block = new KernelLaunch(ctx, "bench_noop5", noop5, 8, 8, 8, 8, 8);
             for (int k = 1; k < 5; k++) {
                 block.params.putLong(k, k + 1);
             }
@@ -131,8 +136,8 @@ public final class LaunchVariantsBenchmark {
             stream.close();
             target.close();
             mapped.close();
-            System.out.println("{\"tool\":\"seqlink-launch-variants\",\"device\":\"" + backend.description() + "\",\"launches\":"
-                    + launches + ",\n  \"results\":[\n    " + String.join(",\n    ", rows) + "\n  ]}");
+            Document document = new Document("seqlink-launch-variants", backend.description(), launches, rows);
+            System.out.print(ReportJson.writeSnakeCase(document));
         }
     }
 
@@ -142,7 +147,19 @@ public final class LaunchVariantsBenchmark {
         }
     }
 
-    private static String measure(String name, int n, CudaStream stream, Op op) {
+    /** The JSON document: one {@link Measured} per variant, then the {@link Latency} rows. */
+    record Document(String tool, String device, int launches, List<Object> results) {
+    }
+
+    /** Per operation: the enqueue loop's time, loop plus synchronise, Java bytes allocated. */
+    record Measured(String variant, double hostUs, double rateUs, double allocBytes) {
+    }
+
+    /** Launch-to-completion latency of one variant. */
+    record Latency(String variant, Percentiles launchToDoneUs) {
+    }
+
+    private static Measured measure(String name, int n, CudaStream stream, Op op) {
         double bestHost = Double.MAX_VALUE;
         double bestRate = Double.MAX_VALUE;
         double alloc = 0;
@@ -163,24 +180,23 @@ public final class LaunchVariantsBenchmark {
                 alloc = (a1 - a0) / (double) n;
             }
         }
-        String row = BenchSupport.json("{\"variant\":\"%s\",\"host_us\":%.3f,\"rate_us\":%.3f,\"alloc_bytes\":%.1f}", name,
-                bestHost, bestRate, alloc);
-        System.err.println("LaunchVariantsBenchmark: " + row);
+        Measured row = new Measured(name, bestHost, bestRate, alloc);
+        System.err.println("LaunchVariantsBenchmark: " + ReportJson.writeSnakeCaseLine(row));
         return row;
     }
 
-    private static String latency(String name, int n, CudaStream stream, Op op) {
-        long[] lat = new long[n];
+    private static Latency latency(String name, int n, CudaStream stream, Op op) {
+        LatencyHistogram lat = new LatencyHistogram();
         for (int i = -200; i < n; i++) {
             long t0 = System.nanoTime();
             op.run(i + 5000L);
             stream.synchronize();
             if (i >= 0) {
-                lat[i] = System.nanoTime() - t0;
+                lat.record(System.nanoTime() - t0);
             }
         }
-        String row = BenchSupport.json("{\"variant\":\"%s\",\"launch_to_done_us\":%s}", name, BenchSupport.latencyJson(lat, n));
-        System.err.println("LaunchVariantsBenchmark: " + row);
+        Latency row = new Latency(name, lat.percentiles());
+        System.err.println("LaunchVariantsBenchmark: " + ReportJson.writeSnakeCaseLine(row));
         return row;
     }
 

@@ -1,12 +1,12 @@
 package io.seqlink.ucx.link;
 
-import io.seqlink.idle.BackoffIdleStrategy;
-import io.seqlink.idle.IdleStrategy;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.LinkState;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.ucp.UcpContext;

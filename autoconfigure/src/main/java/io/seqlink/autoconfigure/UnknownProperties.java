@@ -1,0 +1,213 @@
+package io.seqlink.autoconfigure;
+
+import io.seqlink.channel.Violation;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.text.similarity.LevenshteinDistance;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+
+/**
+ * Finds {@code seqlink.*} keys that bind to nothing ({@code slot-sise}, {@code consumer}) and names the
+ * nearest valid key for each. Which keys are left unbound is Spring Boot's own judgement
+ * ({@link NoUnboundElementsBindHandler}, as for {@code @ConfigurationProperties(ignoreUnknownFields =
+ * false)}), so every relaxed form that binds (kebab, camelCase, {@code SEQLINK_...} environment
+ * variables) is accepted. The valid names come from the structure of {@link SeqlinkProperties}: its
+ * records' components, map keys ({@code channels.<name>}, {@code emulated.links.<pair>}) taken as
+ * written. Groups other modules declare in their configuration metadata ({@code seqlink.ucx}) are
+ * left to them ({@link ForeignConfigurationGroups}). Stateless; safe from any thread.
+ */
+final class UnknownProperties {
+
+    /** Edit distance between what was typed and a valid key (see {@link #nearest(String, List)} for how close counts). */
+    private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
+
+    private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("seqlink");
+
+    private UnknownProperties() {
+    }
+
+    /**
+     * Every unknown {@code seqlink.*} key in {@code environment}, as a violation naming the nearest valid
+     * key: in {@link Found#configured()} those the application's configuration sets (files, command
+     * line, test properties); in {@link Found#machine()} those from environment variables and JVM system
+     * properties, which other programs on the machine share (a {@code SEQLINK_HOME}, say), so they are
+     * only worth a warning.
+     */
+    static Found find(Environment environment) {
+        List<ConfigurationProperty> unbound;
+        try {
+            Binder.get(environment).bind(ROOT, Bindable.of(SeqlinkProperties.class),
+                    new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
+            return new Found(List.of(), List.of());
+        } catch (BindException ex) {
+            if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException u)) {
+                // a value that does not convert: the real binding reports it, naming the property
+                return new Found(List.of(), List.of());
+            }
+            unbound = new ArrayList<>(u.getUnboundProperties());
+        }
+        Map<String, Violation> configured = new LinkedHashMap<>();
+        Map<String, Violation> machine = new LinkedHashMap<>();
+        List<ConfigurationPropertyName> foreign = ForeignConfigurationGroups.on(classLoader());
+        unbound.sort(Comparator.comparing(p -> p.getName().toString()));
+        for (ConfigurationProperty p : unbound) {
+            if (foreign.stream().anyMatch(g -> g.equals(p.getName()) || g.isAncestorOf(p.getName()))) {
+                continue; // another module's key (seqlink.ucx.*): that module binds and checks it
+            }
+            Unknown u = locate(p.getName());
+            if (u != null) {
+                (fromTheMachine(p) ? machine : configured).putIfAbsent(u.key(), violation(u, p));
+            }
+        }
+        return new Found(List.copyOf(configured.values()), List.copyOf(machine.values()));
+    }
+
+    private static ClassLoader classLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : UnknownProperties.class.getClassLoader();
+    }
+
+    private static boolean fromTheMachine(ConfigurationProperty p) {
+        Object source = p.getSource() == null ? null : p.getSource().getUnderlyingSource();
+        String name = source instanceof PropertySource<?> ps ? ps.getName() : "";
+        return StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(name)
+                || StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME.equals(name);
+    }
+
+    /**
+     * Unknown keys found.
+     *
+     * @param configured set by the application's configuration: fail startup (unless opted out)
+     * @param machine    set by environment variables or system properties: warned about
+     */
+    record Found(List<Violation> configured, List<Violation> machine) {
+    }
+
+    /**
+     * Where in the structure {@code name} leaves it: the unknown key (up to the first element that
+     * names nothing) and the valid keys beside it; {@code null} when every element names something (an
+     * element of a list or a map value set twice, which is not a misspelling).
+     */
+    static @Nullable Unknown locate(ConfigurationPropertyName name) {
+        Class<?> type = SeqlinkProperties.class;
+        StringBuilder prefix = new StringBuilder("seqlink");
+        int i = 1;
+        while (i < name.getNumberOfElements()) {
+            if (!type.isRecord()) {
+                return null; // a value (a scalar, a list, a map of values): what lies below is the value's own
+            }
+            RecordComponent match = null;
+            int used = 0;
+            // an environment variable may split a kebab name into elements: SEQLINK_EMULATED_DEVICE_COUNT
+            for (RecordComponent c : type.getRecordComponents()) {
+                String uniform = uniform(c.getName());
+                StringBuilder joined = new StringBuilder();
+                for (int j = i; j < name.getNumberOfElements() && joined.length() < uniform.length(); j++) {
+                    joined.append(name.getElement(j, Form.UNIFORM));
+                    if (joined.toString().equals(uniform)) {
+                        match = c;
+                        used = j - i + 1;
+                        break;
+                    }
+                }
+                if (match != null) {
+                    break;
+                }
+            }
+            if (match == null) {
+                String element = name.getElement(i, Form.DASHED);
+                return new Unknown(prefix + "." + element, prefix.toString(), element, validKeys(type));
+            }
+            prefix.append('.').append(kebab(match.getName()));
+            i += used;
+            Type generic = match.getGenericType();
+            if (Map.class.isAssignableFrom(match.getType()) && i < name.getNumberOfElements()) {
+                prefix.append('.').append(name.getElement(i, Form.ORIGINAL));
+                i++;
+                type = rawType(((ParameterizedType) generic).getActualTypeArguments()[1]);
+            } else {
+                type = match.getType();
+            }
+        }
+        return null;
+    }
+
+    private static Violation violation(Unknown u, ConfigurationProperty p) {
+        String nearest = nearest(u.element(), u.valid());
+        String origin = p.getOrigin() == null ? "" : " (set in " + p.getOrigin() + ")";
+        String problem = "there is no such property" + origin + ": it would be ignored";
+        String fix = (nearest != null ? "did you mean " + u.parent() + "." + nearest + "? " : "")
+                + "The keys under " + u.parent() + " are " + String.join(", ", u.valid())
+                + " (docs/configuration.md). To only warn about unknown keys, set seqlink.fail-on-unknown-properties=false";
+        return new Violation(u.key(), problem, fix);
+    }
+
+    /**
+     * The valid key closest to {@code element}, or {@code null} when none is close enough to be a
+     * misspelling: at most a third of its letters (and at least 2) may differ.
+     */
+    static @Nullable String nearest(String element, List<String> valid) {
+        String typed = uniform(element);
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : valid) {
+            int d = DISTANCE.apply(typed, uniform(candidate));
+            if (d < bestDistance) {
+                best = candidate;
+                bestDistance = d;
+            }
+        }
+        return bestDistance <= Math.max(2, typed.length() / 3) ? best : null;
+    }
+
+    private static List<String> validKeys(Class<?> record) {
+        List<String> keys = new ArrayList<>();
+        for (RecordComponent c : record.getRecordComponents()) {
+            keys.add(kebab(c.getName()));
+        }
+        return keys;
+    }
+
+    private static Class<?> rawType(Type t) {
+        return t instanceof ParameterizedType p ? (Class<?>) p.getRawType() : (Class<?>) t;
+    }
+
+    /** {@code slotSize} as a property key: {@code slot-size}. */
+    static String kebab(String javaName) {
+        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    }
+
+    private static String uniform(String key) {
+        return key.replace("-", "").toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * An unknown key.
+     *
+     * @param key     the key up to the element that names nothing, e.g. {@code seqlink.channels.frames.slot-sise}
+     * @param parent  the key above it, e.g. {@code seqlink.channels.frames}
+     * @param element the element that names nothing, e.g. {@code slot-sise}
+     * @param valid   the keys that may stand there
+     */
+    record Unknown(String key, String parent, String element, List<String> valid) {
+    }
+}

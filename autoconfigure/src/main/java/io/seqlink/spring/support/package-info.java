@@ -1,0 +1,7 @@
+/**
+ * Helpers the Spring layer shares.
+ */
+@NullMarked
+package io.seqlink.spring.support;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,169 @@
+// seqlink_device.cuh: a seqlink channel from inside your own kernels. Shipped in the seqlink-kernels
+// jar (classpath folder io/seqlink/cuda/include/, with the headers it includes); docs/device-kernels.md
+// shows a producer and a consumer kernel and the Java call that launches them with the channel's handles.
+//
+//   producer kernel   write frames first.. into payload(a, s), their lengths with set_length(a, s, n),
+//                     then, as the kernel's last act and from EVERY thread of every block,
+//                     publish_at_end(a, count): the one release-ordered publish of the batch, with the
+//                     stamps, writer_busy, doorbells and host mirror the channel's publish step writes.
+//   consumer kernel   begin with acquire_published(c) from every thread (thread 0 of each block makes
+//                     the one acquire read of publish_seq and shares it), read the frames up to the value
+//                     it returns, and end with acknowledge_at_end(c, last) from every thread when no
+//                     other step acknowledges.
+//
+// `a` and `c` are the channel's handles, by value (seqlink::PublishArgs, seqlink::ConsumeArgs), as the
+// Java call that launches your kernel passes them. The shipped subset: publish_at_end serves channels
+// without push consumers (PEER_ATOMIC, SAME_DEVICE); with PEER_COPY or HOST_STAGED consumers write the
+// frames in your kernel and let the channel's publish step, which copies them to the replicas, follow.
+// The channel's own steps (publish.cu, consume.cu, ack.cu) are written with these same functions.
+//
+// Ordering, once per batch (docs/memory-model.md names every edge):
+//   fence.acq_rel.sys                 frames, stamps and replica copies before everything below
+//   red.relaxed.sys.add publish_seq   the publish: with the fence, a release add
+//   st.relaxed.sys writer_busy, replica publish_seq / writer_busy, doorbells
+//   fence.acq_rel.sys                 writer_busy before any later frame write; all of it before the mirror
+//   st.relaxed.sys mirror             the host learns of the batch last
+// Two MEMBAR.ALL.SYS per batch, whatever the number of replicas.
+#pragma once
+
+#include <cstdint>
+
+#include "seqlink_args.cuh"
+#include "seqlink_grid.cuh"
+#include "seqlink_layout.cuh"
+#include "seqlink_sync.cuh"
+
+namespace seqlink {
+namespace device {
+
+__host__ __device__ __forceinline__ grid::RingShape ring_shape(const PublishArgs& a) {
+    return grid::RingShape{a.slots, a.stride, a.slot_bytes};
+}
+
+__host__ __device__ __forceinline__ grid::RingShape ring_shape(const ConsumeArgs& c) {
+    return grid::RingShape{c.slots, c.stride, c.slot_bytes};
+}
+
+// ---- producer ---------------------------------------------------------------------------------------
+
+// The sequence the next publish starts at. The producer's own word, written only by earlier publishes
+// of its stream: a strong read sees the last one. Valid until this kernel publishes.
+__device__ __forceinline__ uint64_t first_unpublished(const PublishArgs& a) {
+    return ld_relaxed_sys(word_at(a.control, layout::CONTROL_PUBLISH_SEQ)) + 1;
+}
+
+// Where frame s's payload goes in the producer's ring.
+__device__ __forceinline__ uint8_t* payload(const PublishArgs& a, uint64_t s) {
+    return reinterpret_cast<uint8_t*>(a.ring + grid::slot_offset(s, ring_shape(a)) + layout::SLOT_HEADER_BYTES);
+}
+
+// Records frame s's length in its slot header (plain store: the publish orders it).
+__device__ __forceinline__ void set_length(const PublishArgs& a, uint64_t s, uint64_t length) {
+    *word_at(a.ring, grid::slot_offset(s, ring_shape(a)) + layout::SLOT_LENGTH) = length;
+}
+
+namespace detail {
+
+// Stamps the headers of first..last with their sequences, and copies each length from the staging ring
+// when the handle names one; one lane per frame, plain stores (the publish tail orders them).
+__device__ inline void stamp_frames(const PublishArgs& a, uint64_t first, uint64_t last) {
+    const grid::RingShape r = ring_shape(a);
+    for (uint64_t s = first + threadIdx.x; s <= last; s += blockDim.x) {
+        const uint64_t off = grid::slot_offset(s, r);
+        *word_at(a.ring, off + layout::SLOT_STAMP) = s;
+        if (a.staging != 0) {
+            *word_at(a.ring, off + layout::SLOT_LENGTH) = *word_at(a.staging, off + layout::SLOT_LENGTH);
+        }
+    }
+}
+
+// The publish of first..last by ONE thread, after every write of the batch (frames, stamps, replica
+// copies) is ordered before it: by stream order, bar.sync, or the grid's arrival counter.
+__device__ inline void publish_tail(const PublishArgs& a, uint64_t first, uint64_t last) {
+    fence_acq_rel_sys();
+    red_relaxed_sys_add(word_at(a.control, layout::CONTROL_PUBLISH_SEQ), last - first + 1);
+    const uint64_t writer_busy = last + a.max_batch;
+    st_relaxed_sys(word_at(a.control, layout::CONTROL_WRITER_BUSY), writer_busy);
+    for (uint64_t t = 0; t < a.push_count; t++) {
+        // replicas: single-writer stores into the consumer's memory, released by the same fence
+        st_relaxed_sys(word_at(a.push_control[t], layout::CONTROL_PUBLISH_SEQ), last);
+        st_relaxed_sys(word_at(a.push_control[t], layout::CONTROL_WRITER_BUSY), writer_busy);
+    }
+    if (a.doorbells != 0) {
+        // before the fence below, so a host that saw the mirror at s knows doorbell s has landed (the
+        // armed-round cancel protocol relies on it); not ordered after the add: an armed consumer woken
+        // early finds publish_seq short by its own acquire read and takes nothing (an empty round)
+        for (uint64_t s = first; s <= last; s++) {
+            st_relaxed_sys(word_at(a.doorbells, (s % a.doorbell_count) * 8), s);
+        }
+    }
+    fence_acq_rel_sys();
+    st_relaxed_sys(word_at(a.mirror, layout::CONTROL_PUBLISH_SEQ), last);
+}
+
+}  // namespace detail
+
+// Publishes the next `count` frames (1 <= count <= max_batch), whose data this kernel (and earlier work
+// on its stream) wrote. Call from every thread of every block as the kernel's last act: the last block
+// to arrive stamps the headers and one of its threads publishes. A grid of more than one block needs the
+// handle's scratch line (the Java handles always carry one). No thread waits for another block.
+__device__ inline void publish_at_end(const PublishArgs& a, uint64_t count) {
+    if (!grid::sole_or_last_block(&reinterpret_cast<Scratch*>(a.scratch)->arrivals)) {
+        return;
+    }
+    __shared__ uint64_t s_first;
+    if (threadIdx.x == 0) {
+        s_first = first_unpublished(a);
+    }
+    __syncthreads();
+    const uint64_t first = s_first;
+    detail::stamp_frames(a, first, first + count - 1);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        detail::publish_tail(a, first, first + count - 1);
+    }
+}
+
+// ---- consumer ---------------------------------------------------------------------------------------
+
+// The consumer's first act: thread 0 of this block reads publish_seq ONCE with acquire ordering and
+// shares it through shared memory; the barrier hands the ordering to every thread, so each may then read
+// the frames up to the value returned. Call from every thread. Each block makes its own read: blocks of
+// one grid may see different values, each safe for the block that read it.
+__device__ inline uint64_t acquire_published(const ConsumeArgs& c) {
+    __shared__ uint64_t s_published;
+    if (threadIdx.x == 0) {
+        s_published = ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ));
+    }
+    __syncthreads();
+    return s_published;
+}
+
+// Frame s's payload and length in the ring the consumer reads (the producer's, or its replica).
+__device__ __forceinline__ const uint8_t* payload(const ConsumeArgs& c, uint64_t s) {
+    return reinterpret_cast<const uint8_t*>(c.ring + grid::slot_offset(s, ring_shape(c)) + layout::SLOT_HEADER_BYTES);
+}
+
+__device__ __forceinline__ uint64_t length(const ConsumeArgs& c, uint64_t s) {
+    const int64_t raw = static_cast<int64_t>(*word_at(c.ring, grid::slot_offset(s, ring_shape(c)) + layout::SLOT_LENGTH));
+    return raw < 0 ? 0 : min(static_cast<uint64_t>(raw), c.slot_bytes);
+}
+
+// Acknowledges every frame up to `sequence` from one thread, after its reads (and those the barrier
+// or stream order put before it): one release store into the host mirror the producer's backpressure
+// reads.
+__device__ __forceinline__ void acknowledge(uint64_t mirror, uint64_t sequence) {
+    st_release_sys(word_at(mirror, layout::CONSUMER_CONSUMED_SEQ), sequence);
+}
+
+// The consumer's last act when nothing else acknowledges: every thread of every block calls it after
+// its reads of the frames; the last block to arrive acknowledges `sequence`. A grid of more than one
+// block needs the handle's scratch line.
+__device__ inline void acknowledge_at_end(const ConsumeArgs& c, uint64_t sequence) {
+    if (grid::sole_or_last_block(&reinterpret_cast<Scratch*>(c.scratch)->arrivals) && threadIdx.x == 0) {
+        acknowledge(c.mirror, sequence);
+    }
+}
+
+}  // namespace device
+}  // namespace seqlink

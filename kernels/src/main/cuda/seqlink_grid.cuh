@@ -1,0 +1,189 @@
+// seqlink_grid.cuh: grid-level building blocks shared by the channel steps, the probe and the device
+// header: thread numbering, the last-block hand-off of a multi-block launch, block reductions, and the
+// slot copy that the consume step and the publish step's pushes use. No kernel lives here.
+#pragma once
+
+#include <cstdint>
+
+#include "seqlink_layout.cuh"
+#include "seqlink_sync.cuh"
+
+namespace seqlink {
+namespace grid {
+
+// Threads per block of the multi-threaded kernels (copy, checksum): the launchers use the same number.
+constexpr int BLOCK_THREADS = 256;
+// 16-byte pieces each thread keeps in flight while copying (several loads before the first store).
+constexpr int COPY_UNROLL = 4;
+
+struct RingShape {
+    uint64_t slots;
+    uint64_t stride;
+    uint64_t slot_bytes;
+};
+
+// Byte offset of frame `sequence`'s slot (sequences start at 1).
+__host__ __device__ __forceinline__ uint64_t slot_offset(uint64_t sequence, const RingShape& r) {
+    return ((sequence - 1) % r.slots) * r.stride;
+}
+
+__device__ __forceinline__ uint64_t global_thread() {
+    return static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+__device__ __forceinline__ uint64_t global_threads() {
+    return static_cast<uint64_t>(gridDim.x) * blockDim.x;
+}
+
+// Whether this block is the last of its grid to get here. Every block's writes (and reads) before the
+// call happen before everything the last block does after it: bar.sync, then a device-scope acq_rel
+// add on the counter. The last block resets the counter for the next launch, which stream order puts
+// after this one. Call from every thread of the block; no thread waits for another block.
+__device__ inline bool last_block_arrives(uint32_t* arrivals) {
+    __shared__ int s_last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t before = atom_add_acq_rel_gpu_u32(arrivals, 1);
+        s_last = before == gridDim.x - 1;
+        if (s_last) {
+            st_relaxed_sys_u32(arrivals, 0);
+        }
+    }
+    __syncthreads();
+    return s_last != 0;
+}
+
+// Whether this thread's block may go on as "the one block" of the launch: block 0 of a one-block grid,
+// the last to arrive of a larger one. Call from every thread.
+__device__ __forceinline__ bool sole_or_last_block(uint32_t* arrivals) {
+    if (gridDim.x == 1) {
+        __syncthreads();
+        return true;
+    }
+    return last_block_arrives(arrivals);
+}
+
+// XOR of v over the block; the result is valid in thread 0. Call from every thread; may be called again
+// (the first barrier keeps a new call's writes behind the last call's read).
+__device__ inline uint64_t block_xor(uint64_t v) {
+    __shared__ uint64_t s_warp[32];
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) {
+        v ^= __shfl_xor_sync(0xffffffffu, v, o);
+    }
+    int warp = threadIdx.x >> 5;
+    int lane = threadIdx.x & 31;
+    if (lane == 0) {
+        s_warp[warp] = v;
+    }
+    __syncthreads();
+    uint64_t r = 0;
+    if (threadIdx.x == 0) {
+        int warps = (blockDim.x + 31) >> 5;
+        for (int w = 0; w < warps; w++) {
+            r ^= s_warp[w];
+        }
+    }
+    return r;
+}
+
+// Inclusive prefix sum over the first blockDim.x entries of values (shared memory), in place.
+__device__ inline void block_inclusive_scan(uint64_t* values) {
+    for (unsigned step = 1; step < blockDim.x; step <<= 1) {
+        uint64_t add = threadIdx.x >= step ? values[threadIdx.x - step] : 0;
+        __syncthreads();
+        values[threadIdx.x] += add;
+        __syncthreads();
+    }
+}
+
+template <bool STRONG>
+__device__ __forceinline__ uint4 load16(const uint4* p) {
+    if (STRONG) {
+        return ld_volatile_v4(p);
+    }
+    return *p;
+}
+
+template <bool STRONG>
+__device__ __forceinline__ uint64_t load_word(const uint64_t* p) {
+    if (STRONG) {
+        return ld_relaxed_sys(p);
+    }
+    return *p;
+}
+
+// Copies the slots of frames first..last (header plus payload up to its length, clamped to the slot
+// size, in 16-byte pieces) from the ring at src to the same slots of the ring at dst, spread over
+// every thread of the grid. STRONG: the source may be overwritten while we read (latest delivery), so
+// read it with strong loads. STAMP: write {sequence, length} into each copied header instead of the
+// source's first 16 bytes (the publish step pushes frames whose stamps it is writing itself); the
+// lengths come from length_src when it is not 0. Must be called by every thread of the block.
+template <bool STRONG, bool STAMP>
+__device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t last, const RingShape& r,
+                            uint64_t length_src = 0) {
+    __shared__ uint64_t s_end[BLOCK_THREADS];  // inclusive scan of the 16-byte pieces per frame
+    __shared__ uint64_t s_length[BLOCK_THREADS];
+    for (uint64_t group = first; group <= last; group += blockDim.x) {
+        uint64_t frames = min(static_cast<uint64_t>(blockDim.x), last - group + 1);
+        __syncthreads();  // the previous group's readers of s_end are done
+        uint64_t pieces = 0;
+        uint64_t length = 0;
+        if (threadIdx.x < frames) {
+            uint64_t s = group + threadIdx.x;
+            int64_t raw = static_cast<int64_t>(
+                    load_word<STRONG>(word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + layout::SLOT_LENGTH)));
+            length = raw < 0 ? 0 : min(static_cast<uint64_t>(raw), r.slot_bytes);
+            pieces = (layout::SLOT_HEADER_BYTES + length + 15) / 16;
+        }
+        s_end[threadIdx.x] = pieces;
+        s_length[threadIdx.x] = length;
+        __syncthreads();
+        block_inclusive_scan(s_end);
+        uint64_t total = s_end[frames - 1];
+        uint64_t stride = global_threads();
+        for (uint64_t base = global_thread(); base < total; base += stride * COPY_UNROLL) {
+            uint4 v[COPY_UNROLL];
+            uint64_t offset[COPY_UNROLL];
+#pragma unroll
+            for (int u = 0; u < COPY_UNROLL; u++) {
+                uint64_t i = base + u * stride;
+                offset[u] = ~0ull;
+                if (i < total) {
+                    // the frame holding piece i: the first whose inclusive end exceeds i
+                    uint64_t lo = 0;
+                    uint64_t hi = frames - 1;
+                    while (lo < hi) {
+                        uint64_t mid = (lo + hi) >> 1;
+                        if (s_end[mid] > i) {
+                            hi = mid;
+                        } else {
+                            lo = mid + 1;
+                        }
+                    }
+                    uint64_t piece = i - (lo == 0 ? 0 : s_end[lo - 1]);
+                    uint64_t s = group + lo;
+                    offset[u] = slot_offset(s, r) + piece * 16;
+                    v[u] = load16<STRONG>(reinterpret_cast<const uint4*>(src + offset[u]));
+                    if (STAMP && piece == 0) {
+                        uint64_t len = s_length[lo];
+                        v[u].x = static_cast<uint32_t>(s);
+                        v[u].y = static_cast<uint32_t>(s >> 32);
+                        v[u].z = static_cast<uint32_t>(len);
+                        v[u].w = static_cast<uint32_t>(len >> 32);
+                    }
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < COPY_UNROLL; u++) {
+                if (offset[u] != ~0ull) {
+                    *reinterpret_cast<uint4*>(dst + offset[u]) = v[u];
+                }
+            }
+        }
+    }
+    __syncthreads();
+}
+
+}  // namespace grid
+}  // namespace seqlink

@@ -1,0 +1,67 @@
+package io.seqlink.backend;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One launch of a user kernel as its {@link EmulatedKernel Java twin} sees it: the grid, and the
+ * arguments as they were when the launch was enqueued, by parameter index. Valid only during
+ * {@link EmulatedKernel#run}; every accessor is allocation-free and fails with an
+ * {@link IllegalArgumentException} naming the index when the parameter is of another kind.
+ */
+public interface KernelInvocation {
+
+    /** The kernel's name in its module. */
+    String kernel();
+
+    int blocks();
+
+    int threads();
+
+    /**
+     * The memory a {@link KernelParam#POINTER} argument points into: the whole region, little-endian,
+     * for absolute get/put (never change its position or limit).
+     */
+    ByteBuffer memory(int index);
+
+    /** The index in {@link #memory(int)} the pointer argument points at. */
+    int offset(int index);
+
+    long u64(int index);
+
+    int u32(int index);
+
+    float f32(int index);
+
+    double f64(int index);
+
+    /**
+     * The ring behind a {@link KernelParam#PUBLISH_HANDLES} or {@link KernelParam#CONSUME_HANDLES}
+     * argument (the producer's ring, or the replica a consumer reads), for absolute get/put.
+     */
+    ByteBuffer ring(int index);
+
+    /**
+     * The index of frame {@code sequence}'s slot in {@link #ring(int)}: its header ({@code stamp},
+     * {@code length}; {@link io.seqlink.layout.SlotHeader}) is there, its payload
+     * {@link io.seqlink.layout.SlotHeader#BYTES} further ({@code seqlink::device::payload}).
+     */
+    int slotOffset(int index, long sequence);
+
+    /** {@code seqlink::device::first_unpublished(handles)} on the {@link KernelParam#PUBLISH_HANDLES} argument. */
+    long firstUnpublished(int index);
+
+    /**
+     * {@code seqlink::device::publish_at_end(handles, count)} on the {@link KernelParam#PUBLISH_HANDLES}
+     * argument: stamps the next {@code count} frames and publishes them with the publish step's orderings.
+     */
+    void publishAtEnd(int index, int count);
+
+    /**
+     * {@code seqlink::device::acquire_published(handles)} on the {@link KernelParam#CONSUME_HANDLES}
+     * argument: the one acquire read of the producer's {@code publish_seq}.
+     */
+    long acquirePublished(int index);
+
+    /** {@code seqlink::device::acknowledge_at_end(handles, sequence)} on the {@link KernelParam#CONSUME_HANDLES} argument. */
+    void acknowledge(int index, long sequence);
+}

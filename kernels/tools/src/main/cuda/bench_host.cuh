@@ -1,0 +1,188 @@
+// bench_host.cuh: what the C++ comparator's modes share on the host: errors, the driver entry points
+// (fetched through the runtime, so the binary needs no libcuda at link time), the JSON result list,
+// percentiles, waits with a deadline, and the pattern's expected checksums.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "seqlink_layout.cuh"
+#include "seqlink_pattern.cuh"
+
+namespace harness {
+
+using Clock = std::chrono::steady_clock;
+
+// ---- errors -------------------------------------------------------------------------------------
+
+[[noreturn]] inline void die(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::fprintf(stderr, "seqlink-cycle-bench: ");
+    std::vfprintf(stderr, fmt, ap);
+    std::fprintf(stderr, "\n");
+    va_end(ap);
+    std::exit(2);
+}
+
+#define RT(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) die("%s failed: %s (%s:%d)", #call, cudaGetErrorName(e_), __FILE__, __LINE__); \
+    } while (0)
+
+// Driver entry points, fetched through the runtime so the binary needs no libcuda at link time.
+struct DriverApi {
+    CUresult (*writeValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
+    CUresult (*waitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
+    CUresult (*getErrorName)(CUresult, const char**) = nullptr;
+};
+inline DriverApi drv;
+
+template <typename F>
+inline void entry_point(const char* symbol, F* fn) {
+    cudaDriverEntryPointQueryResult status{};
+    void* p = nullptr;
+    cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &status);
+    if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || p == nullptr) {
+        die("the driver has no %s (%s)", symbol, cudaGetErrorName(e));
+    }
+    *fn = reinterpret_cast<F>(p);
+}
+
+#define DRV(call)                                                                                  \
+    do {                                                                                           \
+        CUresult e_ = (call);                                                                      \
+        if (e_ != CUDA_SUCCESS) {                                                                  \
+            const char* n_ = nullptr;                                                              \
+            if (drv.getErrorName) drv.getErrorName(e_, &n_);                                       \
+            die("%s failed: %s (%s:%d)", #call, n_ ? n_ : "?", __FILE__, __LINE__);                \
+        }                                                                                          \
+    } while (0)
+
+#define LAUNCHED() RT(cudaGetLastError())
+
+// ---- JSON output --------------------------------------------------------------------------------
+
+// What every mode reads from the command line (see cycle_bench.cu's header for each option).
+struct Options {
+    std::string mode = "all";
+    std::vector<uint64_t> sizes{16384, 1048576};
+    uint64_t frames = 20000;
+    uint64_t warmup = 1000;
+    double duration_s = 2.0;
+    uint64_t slots = 64;
+    uint64_t depth = 4;
+    uint64_t batch = 16;
+    int producer = 0;
+    int consumer = -1;
+    int threads = 256;
+    uint64_t packet = 64;
+    uint64_t max_spins = 2000000ull;
+};
+
+// Frames above 64 KiB are many times slower to verify on the host than to move: fewer of them, and only
+// every 16th checked (the Java benchmark applies the same rules).
+inline uint64_t frames_for(const Options& o, uint64_t size) {
+    return size > 65536 ? std::min<uint64_t>(o.frames, 2000) : o.frames;
+}
+
+inline bool checked(uint64_t s, uint64_t size) {
+    return size <= 65536 || s % 16 == 0;
+}
+
+inline std::string results_json;
+inline bool all_ok = true;
+
+inline void add_result(const std::string& json) {
+    if (!results_json.empty()) results_json += ",\n    ";
+    results_json += json;
+}
+
+inline std::string fmt(const char* f, ...) {
+    char buf[2048];
+    va_list ap;
+    va_start(ap, f);
+    std::vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return buf;
+}
+
+struct Percentiles {
+    double p50, p90, p99, p999, mean, min, max;
+};
+
+inline Percentiles percentiles(std::vector<double> v) {
+    Percentiles p{};
+    if (v.empty()) return p;
+    std::sort(v.begin(), v.end());
+    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * (v.size() - 1) + 0.5))]; };
+    double sum = 0;
+    for (double x : v) sum += x;
+    p.p50 = at(0.5);
+    p.p90 = at(0.9);
+    p.p99 = at(0.99);
+    p.p999 = at(0.999);
+    p.mean = sum / v.size();
+    p.min = v.front();
+    p.max = v.back();
+    return p;
+}
+
+inline std::string latency_json(const Percentiles& p) {
+    return fmt("{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"p999\":%.3f,\"mean\":%.3f,\"min\":%.3f,\"max\":%.3f}", p.p50,
+            p.p90, p.p99, p.p999, p.mean, p.min, p.max);
+}
+
+// ---- host-side helpers ----------------------------------------------------------------------------
+
+inline uint64_t load_acquire(const volatile uint64_t* p) {
+    return __atomic_load_n(const_cast<const uint64_t*>(p), __ATOMIC_ACQUIRE);
+}
+
+// Spins until *p >= target; dies after 10 s (a bug, never a legitimate wait).
+inline void await_at_least(const volatile uint64_t* p, uint64_t target, const char* what) {
+    auto start = Clock::now();
+    uint32_t n = 0;
+    while (load_acquire(p) < target) {
+        if ((++n & 0xFFFF) == 0 && Clock::now() - start > std::chrono::seconds(10)) {
+            die("waited 10 s for %s to reach %llu (it is %llu)", what, (unsigned long long)target,
+                    (unsigned long long)load_acquire(p));
+        }
+    }
+}
+
+inline double micros(Clock::duration d) {
+    return std::chrono::duration<double, std::micro>(d).count();
+}
+
+inline uint64_t stride_for(uint64_t slot_bytes) {
+    return (seqlink::layout::SLOT_HEADER_BYTES + slot_bytes + 127) & ~127ull;
+}
+
+inline uint64_t expected_checksum(uint64_t seed, uint64_t length) {
+    uint64_t words = length >> 3;
+    uint64_t acc = 0;
+    for (uint64_t k = 0; k < words; k++) acc ^= seqlink::checksum_term(seqlink::pattern_word(seed, k), k);
+    if (length & 7) {
+        uint64_t mask = (1ull << ((length & 7) << 3)) - 1;
+        acc ^= seqlink::checksum_term(seqlink::pattern_word(seed, words) & mask, words);
+    }
+    return seqlink::checksum_finish(acc, length);
+}
+
+inline int blocks_for(uint64_t units, uint64_t per_block, int max_blocks) {
+    uint64_t b = (units + per_block - 1) / per_block;
+    return static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(b, max_blocks)));
+}
+
+}  // namespace harness

@@ -1,0 +1,245 @@
+// bench_rig.cuh: one channel laid out as the Java SPI lays it out (control block, ring, host mirror,
+// staging lengths, doorbells on the producer side; consumer block, host mirror, local ring on the consumer
+// side), with every step the modes compose: the channel's own steps (publish, consume, ack), the pattern
+// kernels a producer and a device listener run, the fused prototypes of fastpath_kernels.cu, and the
+// stream waits that pre-arm a consumer round on the device word, the host mirror, or a doorbell.
+#pragma once
+
+#include "bench_host.cuh"
+
+namespace harness {
+
+using seqlink::ConsumeArgs;
+using seqlink::PublishArgs;
+using seqlink::Scratch;
+namespace layout = seqlink::layout;
+namespace fastpath = seqlink::fastpath;
+
+template <typename T>
+T* device_alloc(uint64_t bytes) {
+    void* p = nullptr;
+    RT(cudaMalloc(&p, bytes));
+    RT(cudaMemset(p, 0, bytes));
+    return static_cast<T*>(p);
+}
+
+// Pinned host memory mapped into the device address space, zeroed; *device gets the device address.
+inline uint8_t* mapped_alloc(uint64_t bytes, uint64_t* device) {
+    void* h = nullptr;
+    RT(cudaHostAlloc(&h, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+    std::memset(h, 0, bytes);
+    void* d = nullptr;
+    RT(cudaHostGetDevicePointer(&d, h, 0));
+    *device = reinterpret_cast<uint64_t>(d);
+    return static_cast<uint8_t*>(h);
+}
+
+inline uint64_t addr(const void* p) {
+    return reinterpret_cast<uint64_t>(p);
+}
+
+struct Rig {
+    int p, c, sms;
+    uint64_t slots, slot_bytes, stride, doorbell_count;
+    uint64_t* control = nullptr;   // producer device
+    uint8_t* ring = nullptr;       // producer device
+    Scratch* publish_scratch = nullptr;
+    volatile uint64_t* mirror = nullptr;  // host: producer mirror
+    uint64_t mirror_dev = 0;
+    uint8_t* staging = nullptr;    // host: committed lengths, same shape as the ring
+    uint64_t staging_dev = 0;
+    volatile uint64_t* doorbells = nullptr;  // host
+    uint64_t doorbells_dev = 0;
+    uint64_t* block = nullptr;     // consumer device
+    volatile uint64_t* cmirror = nullptr;  // host: consumer mirror
+    uint64_t cmirror_dev = 0;
+    uint8_t* local = nullptr;      // consumer device
+    Scratch* consume_scratch = nullptr;
+    Scratch* fp_scratch = nullptr;
+    Scratch* checksum_scratch = nullptr;
+    unsigned long long* folds = nullptr;
+    volatile uint64_t* results = nullptr;  // host: fastpath::RESULT_WORDS
+    uint64_t results_dev = 0;
+    cudaStream_t ps{}, cs{};
+    PublishArgs pa{};       // the channel's publish step: lengths from the staging ring
+    PublishArgs pa_kernel{};  // the same channel as a producer kernel's handle: lengths written in the kernel
+    ConsumeArgs ca{};
+    ConsumeArgs ca_kernel{};
+
+    Rig(int producer, int consumer, uint64_t slots_, uint64_t slot_bytes_, bool with_doorbells = false)
+        : p(producer), c(consumer), slots(slots_), slot_bytes(slot_bytes_), stride(stride_for(slot_bytes_)),
+          doorbell_count(2 * slots_) {
+        RT(cudaSetDevice(p));
+        RT(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, p));
+        control = device_alloc<uint64_t>(layout::CONTROL_BYTES);
+        ring = device_alloc<uint8_t>(slots * stride);
+        publish_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        mirror = reinterpret_cast<volatile uint64_t*>(mapped_alloc(layout::CONTROL_BYTES, &mirror_dev));
+        staging = mapped_alloc(slots * stride, &staging_dev);
+        doorbells = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * doorbell_count, &doorbells_dev));
+        RT(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
+        RT(cudaSetDevice(c));
+        block = device_alloc<uint64_t>(256);
+        cmirror = reinterpret_cast<volatile uint64_t*>(mapped_alloc(256, &cmirror_dev));
+        local = device_alloc<uint8_t>(slots * stride);
+        consume_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        RT(cudaMemset(&consume_scratch->min_published, 0xFF, 8));
+        fp_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        checksum_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        folds = device_alloc<unsigned long long>(8 * fastpath::MAX_ROUND);
+        results = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * fastpath::RESULT_WORDS, &results_dev));
+        RT(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+        if (p != c) {
+            cudaError_t e = cudaDeviceEnablePeerAccess(p, 0);  // the consumer reads the producer's memory
+            if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled) die("peer access %d -> %d: %s", c, p, cudaGetErrorName(e));
+            cudaGetLastError();
+        }
+        pa.control = addr(control);
+        pa.ring = addr(ring);
+        pa.mirror = mirror_dev;
+        pa.scratch = addr(publish_scratch);
+        pa.slots = slots;
+        pa.stride = stride;
+        pa.slot_bytes = slot_bytes;
+        pa.max_batch = std::min<uint64_t>(64, slots - 1);
+        pa.staging = staging_dev;
+        pa.doorbells = with_doorbells ? doorbells_dev : 0;
+        pa.doorbell_count = doorbell_count;
+        pa_kernel = pa;
+        pa_kernel.staging = 0;
+        ca.control = addr(control);
+        ca.ring = addr(ring);
+        ca.local_ring = addr(local);
+        ca.block = addr(block);
+        ca.mirror = cmirror_dev;
+        ca.scratch = addr(consume_scratch);
+        ca.slots = slots;
+        ca.stride = stride;
+        ca.slot_bytes = slot_bytes;
+        ca.max_batch = pa.max_batch;
+        ca.lapping = 0;
+        ca_kernel = ca;
+        ca_kernel.scratch = addr(fp_scratch);
+        RT(cudaSetDevice(p));
+        seqlink_publish_init<<<1, 1, 0, ps>>>(pa);
+        LAUNCHED();
+        RT(cudaStreamSynchronize(ps));
+    }
+
+    Rig(const Rig&) = delete;
+    Rig& operator=(const Rig&) = delete;
+
+    ~Rig() {
+        cudaSetDevice(p);
+        cudaStreamSynchronize(ps);
+        cudaStreamDestroy(ps);
+        cudaFree(control);
+        cudaFree(ring);
+        cudaFree(publish_scratch);
+        cudaFreeHost(const_cast<uint64_t*>(mirror));
+        cudaFreeHost(staging);
+        cudaFreeHost(const_cast<uint64_t*>(doorbells));
+        cudaSetDevice(c);
+        cudaStreamSynchronize(cs);
+        cudaStreamDestroy(cs);
+        cudaFree(block);
+        cudaFree(local);
+        cudaFree(consume_scratch);
+        cudaFree(fp_scratch);
+        cudaFree(checksum_scratch);
+        cudaFree(folds);
+        cudaFreeHost(const_cast<uint64_t*>(cmirror));
+        cudaFreeHost(const_cast<uint64_t*>(results));
+    }
+
+    uint64_t offset(uint64_t s) const { return ((s - 1) % slots) * stride; }
+    uint64_t payload(uint64_t s) const { return addr(ring) + offset(s) + layout::SLOT_HEADER_BYTES; }
+    int grid_for(uint64_t bytes) const { return blocks_for(bytes, 256 * 32, 8 * sms); }
+
+    // ---- producer side (current device: p) ----
+
+    // The pattern of frame s into its slot (a producer's kernel).
+    void fill(uint64_t s, uint64_t length) {
+        pattern_fill<<<grid_for(length), 256, 0, ps>>>(payload(s), length, s);
+        LAUNCHED();
+    }
+
+    // commitDevice: the length into the pinned staging header, a plain host store (no driver call).
+    void commit(uint64_t s, uint64_t length) {
+        reinterpret_cast<volatile uint64_t*>(staging + offset(s) + layout::SLOT_LENGTH)[0] = length;
+    }
+
+    // The channel's publish step for the next `count` frames.
+    void publish(uint64_t count) {
+        seqlink_publish<<<1, 32, 0, ps>>>(pa, count);
+        LAUNCHED();
+    }
+
+    // fill + commit + publish of frame s: the channel's producer side today.
+    void produce_steps(uint64_t s, uint64_t length) {
+        fill(s, length);
+        commit(s, length);
+        publish(1);
+    }
+
+    // One producer kernel writing `count` frames and publishing them at its end (the device header).
+    void produce_fused(uint64_t count, uint64_t length) {
+        fp_produce<<<grid_for(count * length), 256, 0, ps>>>(pa_kernel, count, length);
+        LAUNCHED();
+    }
+
+    // ---- consumer side (current device: c) ----
+
+    // A device listener's work: the checksum of frame s's payload in the local ring, into results.
+    void checksum_local(uint64_t s, uint64_t length) {
+        pattern_checksum<<<grid_for(length), 256, 0, cs>>>(addr(local) + offset(s) + layout::SLOT_HEADER_BYTES, length,
+                results_dev + 8 * (s % fastpath::RESULT_SLOTS), addr(checksum_scratch));
+        LAUNCHED();
+    }
+
+    // The naive hand-off's copy: frame s's payload from the ring to the local ring, on `stream`.
+    void copy_payload(uint64_t s, uint64_t length, cudaStream_t stream) {
+        RT(cudaMemcpyAsync(local + offset(s) + layout::SLOT_HEADER_BYTES, ring + offset(s) + layout::SLOT_HEADER_BYTES, length,
+                cudaMemcpyDefault, stream));
+    }
+
+    // The channel's consumer side today: consume (copy), a checksum per frame (a device listener), ack.
+    void consume_steps(uint64_t from, uint64_t to, uint64_t length, uint64_t round) {
+        seqlink_consume<<<blocks_for((to - from + 1) * stride, 32 * 1024, 2 * sms), 256, 0, cs>>>(ca, from, to, round);
+        LAUNCHED();
+        for (uint64_t s = from; s <= to; s++) {
+            checksum_local(s, length);
+        }
+        seqlink_ack<<<1, 1, 0, cs>>>(cmirror_dev, to);
+        LAUNCHED();
+    }
+
+    // One consumer kernel: acquire, copy with checksum, ack.
+    void consume_fused(uint64_t from, uint64_t to, uint64_t length) {
+        fp_consume<<<grid_for((to - from + 1) * (length + 64)), 256, 0, cs>>>(ca_kernel, from, to, addr(local), results_dev,
+                addr(folds));
+        LAUNCHED();
+    }
+
+    // Pre-arm: later work on the consumer stream starts once the word is >= s (the front end waits, no SM).
+    void arm_device(uint64_t s) { wait(addr(control) + layout::CONTROL_PUBLISH_SEQ, s); }
+    void arm_mirror(uint64_t s) { wait(mirror_dev + layout::CONTROL_PUBLISH_SEQ, s); }
+    void arm_doorbell(uint64_t s) { wait(doorbells_dev + 8 * (s % doorbell_count), s); }
+
+    void wait(uint64_t word, uint64_t s) {
+        DRV(drv.waitValue64(reinterpret_cast<CUstream>(cs), static_cast<CUdeviceptr>(word), s, CU_STREAM_WAIT_VALUE_GEQ));
+    }
+
+    // The host's release of a round armed on frame s's doorbell: a store of s itself. A later store by the
+    // publish can only be s or a later lap, so the wait cannot be re-blocked whatever the interleaving.
+    void cancel(uint64_t s) {
+        __atomic_store_n(const_cast<uint64_t*>(&doorbells[s % doorbell_count]), s, __ATOMIC_RELEASE);
+    }
+
+    uint64_t published() const { return load_acquire(mirror + layout::CONTROL_PUBLISH_SEQ / 8); }
+    uint64_t acked() const { return load_acquire(cmirror + layout::CONSUMER_CONSUMED_SEQ / 8); }
+    uint64_t result(uint64_t s) const { return results[s % fastpath::RESULT_SLOTS]; }
+    uint64_t empty_rounds() const { return results[fastpath::RESULT_EMPTY]; }
+};
+
+}  // namespace harness

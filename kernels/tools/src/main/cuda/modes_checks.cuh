@@ -1,0 +1,232 @@
+// modes_checks.cuh: the kernels' bandwidth at frame sizes, and the armed rounds' cancellation.
+//
+//   bandwidth     each copying or checksumming step on one frame of 1, 16 and 64 MiB, launched back to back
+//                 and timed with events, against cudaMemcpyAsync of the same bytes (the measured ceiling;
+//                 copies count bytes read plus written); and the publish tail's GPU time (publish_cost)
+//   cancel        rounds armed on doorbells of frames nobody publishes, released by the host (a store of
+//                 each frame's own sequence into its doorbell): the time until the consumer stream is idle,
+//                 and that every released round took nothing and acknowledged nothing
+//   cancel-race   a producer publishing while the host cancels armed rounds at random: every frame is still
+//                 taken once, in order, intact, and no round hangs
+#pragma once
+
+#include <atomic>
+#include <random>
+#include <thread>
+
+#include "bench_rig.cuh"
+
+namespace harness {
+
+// The GPU time of one publish step: 200 of them as the nodes of one graph, replayed, against 200 empty
+// kernels the same way (what the graph's node spacing costs): the pre-review tail, today's tail with the
+// length in the ring, with the length read from the pinned staging ring, with doorbells; and a producer
+// kernel publishing at its end against the same kernel without the publish.
+inline void publish_cost(int p, int c) {
+    Rig r(p, c, 64, 4096, true);
+    PublishArgs plain = r.pa;
+    plain.doorbells = 0;
+    const int nodes = 200;
+    auto time_graph = [&](const char* step, auto node) {
+        cudaGraph_t graph;
+        cudaGraphExec_t exec;
+        RT(cudaStreamBeginCapture(r.ps, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < nodes; i++) node();
+        RT(cudaStreamEndCapture(r.ps, &graph));
+        RT(cudaGraphInstantiate(&exec, graph, 0));
+        cudaEvent_t start, stop;
+        RT(cudaEventCreate(&start));
+        RT(cudaEventCreate(&stop));
+        RT(cudaGraphLaunch(exec, r.ps));  // warm-up
+        RT(cudaEventRecord(start, r.ps));
+        for (int k = 0; k < 5; k++) RT(cudaGraphLaunch(exec, r.ps));
+        RT(cudaEventRecord(stop, r.ps));
+        RT(cudaEventSynchronize(stop));
+        float ms = 0;
+        RT(cudaEventElapsedTime(&ms, start, stop));
+        add_result(fmt("{\"mode\":\"publish-cost\",\"step\":\"%s\",\"nodes\":%d,\"us_per_node\":%.3f}", step, nodes * 5,
+                ms * 1e3 / (nodes * 5)));
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        RT(cudaGraphExecDestroy(exec));
+        RT(cudaGraphDestroy(graph));
+    };
+    PublishArgs in_ring = plain;
+    in_ring.staging = 0;  // lengths already in the ring (a producer kernel wrote them)
+    RT(cudaSetDevice(p));
+    time_graph("empty-kernel", [&] { bench_noop<<<1, 32, 0, r.ps>>>(); });
+    time_graph("publish-legacy-6-membars", [&] { fp_publish_legacy<<<1, 32, 0, r.ps>>>(in_ring, 1); });
+    time_graph("publish-step", [&] { seqlink_publish<<<1, 32, 0, r.ps>>>(in_ring, 1); });
+    time_graph("publish-step-staged-length", [&] { seqlink_publish<<<1, 32, 0, r.ps>>>(plain, 1); });
+    time_graph("publish-step-doorbells", [&] {
+        PublishArgs d = r.pa;
+        d.staging = 0;
+        seqlink_publish<<<1, 32, 0, r.ps>>>(d, 1);
+    });
+    time_graph("fill-64B", [&] { pattern_fill<<<1, 256, 0, r.ps>>>(r.payload(1), 64, 1); });
+    time_graph("fill-64B-publish-at-end", [&] { fp_produce<<<1, 256, 0, r.ps>>>(r.pa_kernel, 1, 64); });
+    RT(cudaStreamSynchronize(r.ps));
+}
+
+inline void bandwidth(const Options& o, int p, int c) {
+    (void)o;
+    if (p != c) {
+        return;  // one device's memory bandwidth
+    }
+    publish_cost(p, c);
+    cudaEvent_t start, stop;
+    RT(cudaEventCreate(&start));
+    RT(cudaEventCreate(&stop));
+    for (uint64_t size : {1ull << 20, 16ull << 20, 64ull << 20}) {
+        Rig r(p, c, 2, size);
+        r.produce_steps(1, size);
+        r.produce_steps(2, size);
+        RT(cudaStreamSynchronize(r.ps));
+        const int reps = size >= (64ull << 20) ? 10 : 40;
+        auto time = [&](const char* step, double bytes_per_launch, auto launch) {
+            launch(0);  // warm-up
+            RT(cudaEventRecord(start, r.cs));
+            for (int i = 0; i < reps; i++) launch(i);
+            RT(cudaEventRecord(stop, r.cs));
+            RT(cudaEventSynchronize(stop));
+            float ms = 0;
+            RT(cudaEventElapsedTime(&ms, start, stop));
+            add_result(fmt("{\"mode\":\"bandwidth\",\"step\":\"%s\",\"frame_bytes\":%llu,\"launches\":%d,\"us_per_launch\":%.3f,"
+                    "\"gb_per_s\":%.1f}", step, (unsigned long long)size, reps, ms * 1e3 / reps, bytes_per_launch * reps / (ms * 1e-3) / 1e9));
+        };
+        const uint64_t s_payload = layout::SLOT_HEADER_BYTES;
+        time("memcpy-d2d", 2.0 * size, [&](int i) {
+            RT(cudaMemcpyAsync(r.local + r.offset(1 + i % 2) + s_payload, r.ring + r.offset(1 + i % 2) + s_payload, size,
+                    cudaMemcpyDeviceToDevice, r.cs));
+        });
+        time("consume-step-copy", 2.0 * size, [&](int i) {
+            seqlink_consume<<<blocks_for(r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+            LAUNCHED();
+        });
+        time("consume-step-copy-wide", 2.0 * size, [&](int i) {
+            seqlink_consume<<<blocks_for(r.stride, 8 * 1024, 8 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+            LAUNCHED();
+        });
+        time("pattern-checksum", 1.0 * size, [&](int i) {
+            pattern_checksum<<<r.grid_for(size), 256, 0, r.cs>>>(r.payload(1 + i % 2), size, r.results_dev, addr(r.checksum_scratch));
+            LAUNCHED();
+        });
+        time("pattern-fill", 1.0 * size, [&](int i) {
+            pattern_fill<<<r.grid_for(size), 256, 0, r.cs>>>(r.payload(1 + i % 2), size, 1 + i % 2);
+            LAUNCHED();
+        });
+        time("fused-copy-checksum", 2.0 * size, [&](int i) {
+            r.consume_fused(1 + i % 2, 1 + i % 2, size);
+        });
+        RT(cudaStreamSynchronize(r.cs));
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+}
+
+// Polls the consumer stream until its queue is empty; false after 2 s (a round the host could not release).
+inline bool drained(Rig& r) {
+    auto start = Clock::now();
+    while (true) {
+        cudaError_t e = cudaStreamQuery(r.cs);
+        if (e == cudaSuccess) return true;
+        if (e != cudaErrorNotReady) die("cudaStreamQuery: %s", cudaGetErrorName(e));
+        if (Clock::now() - start > std::chrono::seconds(2)) return false;
+    }
+}
+
+inline void cancel_latency(const Options& o, int p, int c, int repeats = 200) {
+    Rig r(p, c, o.slots, 4096, true);
+    RT(cudaSetDevice(c));
+    const uint64_t rounds = 4;
+    std::vector<double> lat;
+    uint64_t hung = 0, took = 0;
+    uint64_t base = 0;
+    for (int it = 0; it < repeats; it++) {
+        const uint64_t empty_before = r.empty_rounds();
+        for (uint64_t s = base + 1; s <= base + rounds; s++) {
+            r.arm_doorbell(s);
+            r.consume_fused(s, s, 4096);
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(20));  // the first wait is pending on the device
+        auto t0 = Clock::now();
+        for (uint64_t s = base + 1; s <= base + rounds; s++) {
+            r.cancel(s);
+        }
+        if (!drained(r)) {
+            hung++;
+            all_ok = false;
+            break;
+        }
+        lat.push_back(micros(Clock::now() - t0));
+        took += rounds - (r.empty_rounds() - empty_before);
+        base += rounds;
+    }
+    const bool ok = hung == 0 && took == 0 && r.acked() == 0;
+    if (!ok) all_ok = false;
+    add_result(fmt("{\"mode\":\"cancel\",\"armed_rounds\":%llu,\"repeats\":%d,\"cancel_to_idle_us\":%s,\"hung\":%llu,"
+            "\"rounds_that_took_frames\":%llu,\"acknowledged\":%llu,\"ok\":%s}", (unsigned long long)rounds, repeats,
+            latency_json(percentiles(lat)).c_str(), (unsigned long long)hung, (unsigned long long)took,
+            (unsigned long long)r.acked(), ok ? "true" : "false"));
+}
+
+inline void cancel_race(const Options& o, int p, int c) {
+    const uint64_t size = 16384;
+    const uint64_t total = std::min<uint64_t>(o.frames, 4000);
+    Rig r(p, c, o.slots, size, true);
+    std::atomic<bool> failed{false};
+    std::thread producer([&] {
+        RT(cudaSetDevice(p));
+        std::mt19937_64 rnd(7);
+        for (uint64_t s = 1; s <= total && !failed; s++) {
+            if (s > r.slots) await_at_least(r.cmirror, s - r.slots, "ack (backpressure)");
+            r.produce_fused(1, size);
+            if (rnd() % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rnd() % 30));
+        }
+    });
+    RT(cudaSetDevice(c));
+    std::mt19937_64 rnd(11);
+    uint64_t cancels = 0, rearms = 0, hung = 0;  // rearms: cancelled rounds whose frame an ordinary round took
+    for (uint64_t next = 1; next <= total;) {
+        const uint64_t empty_before = r.empty_rounds();
+        r.arm_doorbell(next);
+        r.consume_fused(next, next, size);
+        if (rnd() % 3 == 0) {
+            std::this_thread::sleep_for(std::chrono::microseconds(rnd() % 20));
+            r.cancel(next);
+            cancels++;
+        }
+        if (!drained(r)) {  // only a cancel or the frame can release the round; the producer keeps publishing
+            hung++;
+            failed = true;
+            break;
+        }
+        if (r.acked() < next && r.empty_rounds() > empty_before) {
+            // released before the frame was there: it took nothing. The frame goes to an ordinary round once
+            // the host sees it published (re-arming on the same doorbell would pass at once: it holds `next`).
+            rearms++;
+            await_at_least(r.mirror + layout::CONTROL_PUBLISH_SEQ / 8, next, "publish mirror");
+            r.consume_fused(next, next, size);
+            if (!drained(r)) {
+                hung++;
+                failed = true;
+                break;
+            }
+        }
+        if (r.acked() < next) {
+            failed = true;
+            break;
+        }
+        next++;
+    }
+    producer.join();
+    uint64_t corrupt = 0;
+    for (uint64_t s = total > 1000 ? total - 1000 : 1; s <= total; s++) corrupt += r.result(s) != expected_checksum(s, size);
+    const bool ok = !failed && hung == 0 && corrupt == 0 && r.acked() == total;
+    if (!ok) all_ok = false;
+    add_result(fmt("{\"mode\":\"cancel-race\",\"frames\":%llu,\"cancels\":%llu,\"taken_unarmed_after_cancel\":%llu,\"hung\":%llu,\"corrupt\":%llu,"
+            "\"acknowledged\":%llu,\"ok\":%s}", (unsigned long long)total, (unsigned long long)cancels, (unsigned long long)rearms,
+            (unsigned long long)hung, (unsigned long long)corrupt, (unsigned long long)r.acked(), ok ? "true" : "false"));
+}
+
+}  // namespace harness

@@ -1,0 +1,310 @@
+// modes_latency.cuh: one frame in flight, timed on the host from the frame's first call until the host
+// sees it done (a synchronize returns, or the consumer's ack lands in host memory). The same work in every
+// row: the pattern written on the producer side, copied to the consumer side, checksummed there.
+//
+//   naive-1s         fill kernel + cudaMemcpyAsync + checksum kernel + cudaStreamSynchronize, one stream
+//   naive-1s-graph   the same three as one CUDA graph, launched and synchronised per frame
+//   naive-2s         fill + copy on the producer stream, event record, stream wait, checksum on the consumer
+//                    stream, synchronise (what GPU 0 -> GPU 1 needs)
+//   channel          the channel today: fill, commit (pinned length), publish step; the host sees the mirror;
+//                    consume step, checksum kernel (a device listener), ack step; the host sees the ack
+//   wait-value       the same, the consumer's steps enqueued ahead behind a stream wait on the host mirror
+//   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round
+//   steps-graph      the same armed round captured as one CUDA graph (made and launched ahead)
+//   steps-fused      the channel's producer steps; the consumer armed on the doorbell runs ONE kernel
+//                    (acquire, copy + checksum, ack): the ack fused into the consume step
+//   floor            the C++ floor: one producer kernel publishing at its end; a consumer kernel armed behind
+//                    a stream wait on the device publish_seq (acquire, copy + checksum, ack)
+//   floor-doorbell   the floor armed on the doorbell instead (what the host can cancel)
+//   spin             FORBIDDEN in the product: a persistent consumer kernel spinning on publish_seq
+//   memcpy-peer      cudaMemcpyPeerAsync of the frame + event record + event synchronise (and its bandwidth)
+#pragma once
+
+#include "bench_rig.cuh"
+
+namespace harness {
+
+// Runs `total` frames; arm(s) is untimed work queued ahead of frame s, frame(s) issues it, done(s) waits
+// for it. Rows report latency percentiles, the checksums verified, and `extra` JSON fields.
+template <typename Arm, typename Frame, typename Done, typename Extra>
+void latency_row(const Options& o, const char* mode, uint64_t size, Rig& r, Arm arm, Frame frame, Done done, Extra extra) {
+    const uint64_t frames = frames_for(o, size);
+    const uint64_t total = o.warmup + frames;
+    std::vector<double> lat;
+    lat.reserve(frames);
+    uint64_t verified = 0, corrupt = 0;
+    for (uint64_t s = 1; s <= total; s++) {
+        arm(s);
+        auto t0 = Clock::now();
+        frame(s);
+        done(s);
+        auto t1 = Clock::now();
+        if (s > o.warmup) {
+            lat.push_back(micros(t1 - t0));
+            if (checked(s, size)) {
+                if (r.result(s) == expected_checksum(s, size)) {
+                    verified++;
+                } else {
+                    corrupt++;
+                }
+            }
+        }
+    }
+    if (corrupt) all_ok = false;
+    add_result(fmt("{\"mode\":\"%s\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,\"corrupt\":%llu%s}", mode,
+            (unsigned long long)size, (unsigned long long)frames, latency_json(percentiles(lat)).c_str(), (unsigned long long)verified,
+            (unsigned long long)corrupt, extra().c_str()));
+}
+
+inline auto no_extra() {
+    return [] { return std::string(); };
+}
+
+inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
+    {
+        Rig r(p, c, o.slots, size);
+        cudaEvent_t e;
+        RT(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        if (p == c) {
+            latency_row(o, "naive-1s", size, r, [](uint64_t) {}, [&](uint64_t s) {
+                pattern_fill<<<r.grid_for(size), 256, 0, r.cs>>>(r.payload(s), size, s);
+                LAUNCHED();
+                r.copy_payload(s, size, r.cs);
+                r.checksum_local(s, size);
+            }, [&](uint64_t) { RT(cudaStreamSynchronize(r.cs)); }, no_extra());
+        }
+        latency_row(o, "naive-2s", size, r, [](uint64_t) {}, [&](uint64_t s) {
+            RT(cudaSetDevice(p));
+            r.fill(s, size);
+            r.copy_payload(s, size, r.ps);
+            RT(cudaEventRecord(e, r.ps));
+            RT(cudaSetDevice(c));
+            RT(cudaStreamWaitEvent(r.cs, e, 0));
+            r.checksum_local(s, size);
+        }, [&](uint64_t) { RT(cudaStreamSynchronize(r.cs)); }, no_extra());
+        RT(cudaEventDestroy(e));
+    }
+    if (p == c) {
+        // one graph of the three steps for frame 1, replayed: every frame checks as frame 1
+        Rig r(p, c, o.slots, size);
+        cudaGraph_t graph;
+        cudaGraphExec_t exec;
+        RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
+        pattern_fill<<<r.grid_for(size), 256, 0, r.cs>>>(r.payload(1), size, 1);
+        RT(cudaMemcpyAsync(r.local + r.offset(1) + layout::SLOT_HEADER_BYTES, r.ring + r.offset(1) + layout::SLOT_HEADER_BYTES, size,
+                cudaMemcpyDefault, r.cs));
+        pattern_checksum<<<r.grid_for(size), 256, 0, r.cs>>>(addr(r.local) + r.offset(1) + layout::SLOT_HEADER_BYTES, size,
+                r.results_dev, addr(r.checksum_scratch));
+        RT(cudaStreamEndCapture(r.cs, &graph));
+        RT(cudaGraphInstantiate(&exec, graph, 0));
+        const uint64_t frames = frames_for(o, size);
+        std::vector<double> lat;
+        uint64_t corrupt = 0;
+        const uint64_t want = expected_checksum(1, size);
+        for (uint64_t i = 0; i < o.warmup + frames; i++) {
+            r.results[0] = 0;
+            auto t0 = Clock::now();
+            RT(cudaGraphLaunch(exec, r.cs));
+            RT(cudaStreamSynchronize(r.cs));
+            auto t1 = Clock::now();
+            if (i >= o.warmup) {
+                lat.push_back(micros(t1 - t0));
+                corrupt += r.results[0] != want;
+            }
+        }
+        if (corrupt) all_ok = false;
+        add_result(fmt("{\"mode\":\"naive-1s-graph\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,"
+                "\"corrupt\":%llu}", (unsigned long long)size, (unsigned long long)frames, latency_json(percentiles(lat)).c_str(),
+                (unsigned long long)(frames - corrupt), (unsigned long long)corrupt));
+        RT(cudaGraphExecDestroy(exec));
+        RT(cudaGraphDestroy(graph));
+    }
+}
+
+inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
+    auto to_producer = [&] { if (p != c) RT(cudaSetDevice(p)); };
+    auto to_consumer = [&] { if (p != c) RT(cudaSetDevice(c)); };
+    {
+        Rig r(p, c, o.slots, size);
+        latency_row(o, "channel", size, r, [](uint64_t) {}, [&](uint64_t s) {
+            to_producer();
+            r.produce_steps(s, size);
+            await_at_least(r.mirror + layout::CONTROL_PUBLISH_SEQ / 8, s, "publish mirror");
+            to_consumer();
+            r.consume_steps(s, s, size, s);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
+    }
+    {
+        Rig r(p, c, o.slots, size);
+        latency_row(o, "wait-value", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_mirror(s);
+            r.consume_steps(s, s, size, s);
+        }, [&](uint64_t s) {
+            to_producer();
+            r.produce_steps(s, size);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
+    }
+    {
+        Rig r(p, c, o.slots, size, true);
+        latency_row(o, "steps-armed", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_doorbell(s);
+            r.consume_steps(s, s, size, s);
+        }, [&](uint64_t s) {
+            to_producer();
+            r.produce_steps(s, size);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return fmt(",\"early_wakes\":%llu", (unsigned long long)r.cmirror[layout::CONSUMER_EMPTY_POLLS / 8]);
+        });
+    }
+    {
+        // the armed round (wait + consume + checksum + ack) as one CUDA graph, made and launched ahead
+        Rig r(p, c, o.slots, size, true);
+        to_consumer();
+        cudaGraphExec_t exec = nullptr;
+        std::string unsupported;
+        latency_row(o, "steps-graph", size, r, [&](uint64_t s) {
+            if (!unsupported.empty()) return;
+            cudaGraph_t graph;
+            RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
+            CUresult w = drv.waitValue64(reinterpret_cast<CUstream>(r.cs),
+                    static_cast<CUdeviceptr>(r.doorbells_dev + 8 * (s % r.doorbell_count)), s, CU_STREAM_WAIT_VALUE_GEQ);
+            r.consume_steps(s, s, size, s);
+            cudaError_t e = cudaStreamEndCapture(r.cs, &graph);
+            if (w != CUDA_SUCCESS || e != cudaSuccess) {
+                const char* n = nullptr;
+                if (drv.getErrorName) drv.getErrorName(w, &n);
+                unsupported = fmt("stream capture of cuStreamWaitValue64: %s / %s", n ? n : "?", cudaGetErrorName(e));
+                cudaGetLastError();
+                return;
+            }
+            if (exec) RT(cudaGraphExecDestroy(exec));
+            RT(cudaGraphInstantiate(&exec, graph, 0));
+            RT(cudaGraphDestroy(graph));
+            RT(cudaGraphLaunch(exec, r.cs));
+        }, [&](uint64_t s) {
+            to_producer();
+            r.produce_steps(s, size);
+            if (!unsupported.empty()) {
+                to_consumer();
+                r.consume_steps(s, s, size, s);  // keeps the row running; reported as unsupported below
+            }
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return unsupported.empty() ? std::string() : fmt(",\"unsupported\":\"%s\"", unsupported.c_str());
+        });
+        if (exec) RT(cudaGraphExecDestroy(exec));
+    }
+    {
+        Rig r(p, c, o.slots, size, true);
+        latency_row(o, "steps-fused", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_doorbell(s);
+            r.consume_fused(s, s, size);
+        }, [&](uint64_t s) {
+            to_producer();
+            r.produce_steps(s, size);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return fmt(",\"early_wakes\":%llu", (unsigned long long)r.empty_rounds());
+        });
+    }
+}
+
+inline void floor_latency(const Options& o, int p, int c, uint64_t size) {
+    auto to_producer = [&] { if (p != c) RT(cudaSetDevice(p)); };
+    auto to_consumer = [&] { if (p != c) RT(cudaSetDevice(c)); };
+    {
+        Rig r(p, c, o.slots, size);
+        latency_row(o, "floor", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_device(s);
+            r.consume_fused(s, s, size);
+        }, [&](uint64_t) {
+            to_producer();
+            r.produce_fused(1, size);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
+    }
+    {
+        Rig r(p, c, o.slots, size, true);
+        latency_row(o, "floor-doorbell", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_doorbell(s);
+            r.consume_fused(s, s, size);
+        }, [&](uint64_t) {
+            to_producer();
+            r.produce_fused(1, size);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return fmt(",\"early_wakes\":%llu", (unsigned long long)r.empty_rounds());
+        });
+    }
+    {
+        // FORBIDDEN in the product: the consumer kernel spins. Started once; it takes every frame.
+        Rig r(p, c, o.slots, size);
+        const uint64_t total = o.warmup + frames_for(o, size);
+        to_consumer();
+        cudaFuncAttributes attr{};
+        RT(cudaFuncGetAttributes(&attr, fp_spin_consume));  // loaded before it spins (see main: lazy loading)
+        RT(cudaFuncGetAttributes(&attr, fp_produce));
+        fp_spin_consume<<<1, 256, 0, r.cs>>>(r.ca, total, addr(r.local), r.results_dev, o.max_spins);
+        LAUNCHED();
+        latency_row(o, "spin", size, r, [](uint64_t) {}, [&](uint64_t) {
+            to_producer();
+            r.produce_fused(1, size);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [] {
+            return std::string(",\"forbidden\":\"a consumer kernel that spins on another kernel's progress\"");
+        });
+        to_consumer();
+        RT(cudaStreamSynchronize(r.cs));
+    }
+}
+
+// cudaMemcpyPeerAsync of the frame between the two devices (or on one), timed to its event, and back to back.
+inline void memcpy_peer(const Options& o, int p, int c, uint64_t size) {
+    void *src = nullptr, *dst = nullptr;
+    RT(cudaSetDevice(p));
+    RT(cudaMalloc(&src, size));
+    pattern_fill<<<64, 256>>>(reinterpret_cast<uint64_t>(src), size, 7);
+    LAUNCHED();
+    RT(cudaDeviceSynchronize());
+    RT(cudaSetDevice(c));
+    RT(cudaMalloc(&dst, size));
+    cudaStream_t s;
+    RT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t ev;
+    RT(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    std::vector<double> lat;
+    const uint64_t frames = frames_for(o, size);
+    for (uint64_t i = 0; i < o.warmup + frames; i++) {
+        auto t0 = Clock::now();
+        RT(cudaMemcpyPeerAsync(dst, c, src, p, size, s));
+        RT(cudaEventRecord(ev, s));
+        RT(cudaEventSynchronize(ev));
+        if (i >= o.warmup) lat.push_back(micros(Clock::now() - t0));
+    }
+    // bandwidth: back-to-back copies, one sync
+    uint64_t n = std::max<uint64_t>(16, std::min<uint64_t>(frames, (8ull << 30) / size));
+    auto t0 = Clock::now();
+    for (uint64_t i = 0; i < n; i++) RT(cudaMemcpyPeerAsync(dst, c, src, p, size, s));
+    RT(cudaStreamSynchronize(s));
+    double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    uint64_t* check = nullptr;
+    RT(cudaHostAlloc(reinterpret_cast<void**>(&check), 8, cudaHostAllocMapped));
+    uint64_t check_dev = 0;
+    RT(cudaHostGetDevicePointer(reinterpret_cast<void**>(&check_dev), check, 0));
+    pattern_checksum<<<1, 256, 0, s>>>(reinterpret_cast<uint64_t>(dst), size, check_dev, 0);
+    LAUNCHED();
+    RT(cudaStreamSynchronize(s));
+    bool ok = *check == expected_checksum(7, size);
+    if (!ok) all_ok = false;
+    add_result(fmt("{\"mode\":\"memcpy-peer\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"gb_per_s\":%.3f,"
+            "\"verified\":%d,\"corrupt\":%d}", (unsigned long long)size, (unsigned long long)frames,
+            latency_json(percentiles(lat)).c_str(), n * (double)size / seconds / 1e9, ok ? 1 : 0, ok ? 0 : 1));
+    cudaFreeHost(check);
+    cudaEventDestroy(ev);
+    cudaStreamDestroy(s);
+    cudaFree(dst);
+    RT(cudaSetDevice(p));
+    cudaFree(src);
+}
+
+}  // namespace harness

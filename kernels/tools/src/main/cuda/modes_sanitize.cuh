@@ -1,0 +1,222 @@
+// modes_sanitize.cuh: every kernel once, small, with its result checked: what compute-sanitizer
+// (memcheck, racecheck, synccheck) runs (`--mode sanitize`).
+#pragma once
+
+#include "bench_rig.cuh"
+#include "modes_checks.cuh"
+#include "modes_schemes.cuh"
+
+namespace harness {
+
+inline void check(const char* name, bool ok, const std::string& detail) {
+    if (!ok) all_ok = false;
+    add_result(fmt("{\"mode\":\"sanitize\",\"check\":\"%s\",\"ok\":%s,\"detail\":\"%s\"}", name, ok ? "true" : "false", detail.c_str()));
+}
+
+inline void sanitize_channel(int p, int c) {
+    // the channel's steps at sizes that take one block, an odd tail, and a multi-block consume
+    for (uint64_t size : {64ull, 16389ull, 200000ull}) {
+        Rig r(p, c, 8, size);
+        uint64_t bad = 0;
+        for (uint64_t s = 1; s <= 12; s++) {
+            RT(cudaSetDevice(p));
+            r.produce_steps(s, size);
+            await_at_least(r.mirror, s, "publish mirror");
+            RT(cudaSetDevice(c));
+            r.consume_steps(s, s, size, s);
+            await_at_least(r.cmirror, s, "ack mirror");
+            RT(cudaStreamSynchronize(r.cs));
+            bad += r.result(s) != expected_checksum(s, size);
+        }
+        check("channel-steps", bad == 0, fmt("%llu B x 12 frames, %llu corrupt", (unsigned long long)size, (unsigned long long)bad));
+    }
+    // a batch consume of several frames, then latest delivery lapped by the producer (max_batch 3, slots 4)
+    {
+        Rig r(p, c, 4, 1000);
+        r.ca.lapping = 1;
+        RT(cudaSetDevice(p));
+        for (uint64_t s = 1; s <= 3; s++) r.produce_steps(s, 1000);
+        RT(cudaStreamSynchronize(r.ps));
+        RT(cudaSetDevice(c));
+        r.consume_steps(1, 3, 1000, 1);
+        RT(cudaStreamSynchronize(r.cs));
+        // writer_busy = 3 + 3 = 6: slots of frames 2 and 3 - 4... only frame 3 is certainly intact (6 - 4 + 1)
+        uint64_t reads = r.cmirror[layout::CONSUMER_READS / 8], valid_from = r.cmirror[layout::CONSUMER_VALID_FROM / 8];
+        uint64_t laps0 = r.cmirror[layout::CONSUMER_LAPS / 8];
+        bool ok = r.result(3) == expected_checksum(3, 1000) && reads == 1 && valid_from == 3 && laps0 == 2;
+        RT(cudaSetDevice(p));
+        for (uint64_t s = 4; s <= 6; s++) r.produce_steps(s, 1000);
+        RT(cudaStreamSynchronize(r.ps));
+        RT(cudaSetDevice(c));
+        r.consume_steps(4, 6, 1000, 2);
+        RT(cudaStreamSynchronize(r.cs));
+        uint64_t laps = r.cmirror[layout::CONSUMER_LAPS / 8];
+        valid_from = r.cmirror[layout::CONSUMER_VALID_FROM / 8];
+        // writer_busy = 6 + 3 = 9 -> oldest intact 6: frames 4 and 5 are reported lapped too
+        ok = ok && valid_from == 6 && laps == 4 && r.result(6) == expected_checksum(6, 1000)
+                && r.cmirror[layout::CONSUMER_ROUND / 8] == 2;
+        check("batch-and-lapping", ok, fmt("valid_from %llu laps %llu", (unsigned long long)valid_from, (unsigned long long)laps));
+    }
+    // the publish step with push targets: a device replica and a host replica, multi-block
+    {
+        const uint64_t size = 100000, slots = 4;
+        Rig r(p, c, slots, size);
+        RT(cudaSetDevice(c));
+        uint64_t* rc = device_alloc<uint64_t>(layout::CONTROL_BYTES);
+        uint8_t* rr = device_alloc<uint8_t>(slots * r.stride);
+        uint64_t hc_dev = 0, hr_dev = 0;
+        uint8_t* hc = mapped_alloc(layout::CONTROL_BYTES, &hc_dev);
+        uint8_t* hr = mapped_alloc(slots * r.stride, &hr_dev);
+        RT(cudaSetDevice(p));
+        if (p != c) {
+            cudaError_t e = cudaDeviceEnablePeerAccess(c, 0);
+            if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled) die("peer access: %s", cudaGetErrorName(e));
+            cudaGetLastError();
+        }
+        PublishArgs pa = r.pa;
+        pa.push_count = 2;
+        pa.push_control[0] = addr(rc);
+        pa.push_ring[0] = addr(rr);
+        pa.push_control[1] = hc_dev;
+        pa.push_ring[1] = hr_dev;
+        seqlink_publish_init<<<1, 1, 0, r.ps>>>(pa);
+        for (uint64_t s = 1; s <= 2; s++) {
+            r.fill(s, size);
+            r.commit(s, size);
+        }
+        seqlink_publish<<<blocks_for(2 * r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.ps>>>(pa, 2);
+        LAUNCHED();
+        RT(cudaStreamSynchronize(r.ps));
+        bool ok = reinterpret_cast<volatile uint64_t*>(hc)[0] == 2 && reinterpret_cast<volatile uint64_t*>(hc)[1] == 2 + pa.max_batch;
+        std::string detail;
+        for (int t = 0; t < 2; t++) {
+            ConsumeArgs ca = r.ca;
+            ca.control = pa.push_control[t];
+            ca.ring = pa.push_ring[t];
+            RT(cudaSetDevice(c));
+            seqlink_consume<<<4, 256, 0, r.cs>>>(ca, 1, 2, 20 + t);
+            pattern_checksum<<<2, 256, 0, r.cs>>>(addr(r.local) + r.offset(2) + layout::SLOT_HEADER_BYTES, size, r.results_dev + 8 * 900,
+                    addr(r.checksum_scratch));
+            LAUNCHED();
+            RT(cudaStreamSynchronize(r.cs));
+            bool this_ok = r.cmirror[layout::CONSUMER_READY_TO / 8] == 2 && r.results[900] == expected_checksum(2, size)
+                    && r.cmirror[layout::CONSUMER_VALID_FROM / 8] == 1;
+            detail += fmt("replica %d %s; ", t, this_ok ? "intact" : "WRONG");
+            ok &= this_ok;
+        }
+        check("push-replicas", ok, detail);
+        RT(cudaSetDevice(c));
+        cudaFree(rc);
+        cudaFree(rr);
+        cudaFreeHost(hc);
+        cudaFreeHost(hr);
+    }
+}
+
+inline void sanitize_fast_path(const Options& o, int p, int c) {
+    // a producer kernel writing 3 frames of 200000 bytes (multi-block) and publishing at its end; one
+    // consumer kernel taking them (multi-block, fused copy + checksum, ack); doorbells written
+    {
+        Rig r(p, c, 8, 200000, true);
+        RT(cudaSetDevice(p));
+        r.produce_fused(3, 200000);
+        RT(cudaStreamSynchronize(r.ps));
+        RT(cudaSetDevice(c));
+        r.arm_doorbell(3);
+        r.consume_fused(1, 3, 200000);
+        RT(cudaStreamSynchronize(r.cs));
+        uint64_t bad = 0;
+        for (uint64_t s = 1; s <= 3; s++) bad += r.result(s) != expected_checksum(s, 200000);
+        bool ok = bad == 0 && r.acked() == 3 && r.doorbells[3 % r.doorbell_count] == 3 && r.published() == 3;
+        check("producer-and-consumer-kernels", ok, fmt("%llu corrupt, acked %llu", (unsigned long long)bad, (unsigned long long)r.acked()));
+    }
+    cancel_latency(o, p, c, 5);
+    {
+        // frames first, so the spinning consumer needs no partner running beside it (a sanitizer may serialise)
+        Rig r(p, c, 8, 4096);
+        RT(cudaSetDevice(p));
+        for (int i = 0; i < 5; i++) r.produce_fused(1, 4096);
+        RT(cudaStreamSynchronize(r.ps));
+        RT(cudaSetDevice(c));
+        fp_spin_consume<<<1, 256, 0, r.cs>>>(r.ca, 5, addr(r.local), r.results_dev, 200000ull);
+        LAUNCHED();
+        RT(cudaStreamSynchronize(r.cs));
+        check("spin-consumer", r.acked() == 5 && r.result(5) == expected_checksum(5, 4096), fmt("acked %llu", (unsigned long long)r.acked()));
+    }
+}
+
+inline void sanitize_work(int p, int c) {
+    // the model kernels against host arithmetic with the same roundings
+    RT(cudaSetDevice(c));
+    const int n = 1000, rows = 37, cols = 53;
+    uint64_t px_d, out_d, w_d, x_d, y_d;
+    uint8_t* px = mapped_alloc(n, &px_d);
+    float* out = reinterpret_cast<float*>(mapped_alloc(4 * n, &out_d));
+    float* w = reinterpret_cast<float*>(mapped_alloc(4 * rows * cols, &w_d));
+    float* x = reinterpret_cast<float*>(mapped_alloc(4 * cols, &x_d));
+    float* y = reinterpret_cast<float*>(mapped_alloc(4 * rows, &y_d));
+    for (int i = 0; i < n; i++) px[i] = static_cast<uint8_t>(i * 7);
+    for (int i = 0; i < rows * cols; i++) w[i] = (i % 17) * 0.37f - 2.1f;
+    for (int i = 0; i < cols; i++) x[i] = (i % 5) * 1.3f + 0.01f;
+    model_normalize<<<4, 256>>>(px_d, out_d, n, 0.485f, 0.229f);
+    model_matvec<<<1, 64>>>(w_d, x_d, y_d, rows, cols);
+    LAUNCHED();
+    RT(cudaDeviceSynchronize());
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        volatile float q = static_cast<float>(px[i]) / 255.0f;
+        volatile float d = q - 0.485f;
+        volatile float e = d / 0.229f;
+        if (std::memcmp(const_cast<float*>(&e), &out[i], 4) != 0) bad++;
+    }
+    for (int r = 0; r < rows; r++) {
+        volatile float acc = 0.0f;
+        for (int k = 0; k < cols; k++) {
+            volatile float m = w[r * cols + k] * x[k];
+            acc = acc + m;
+        }
+        if (std::memcmp(const_cast<float*>(&acc), &y[r], 4) != 0) bad++;
+    }
+    check("model-kernels", bad == 0, fmt("%d mismatching values", bad));
+    cudaFreeHost(px);
+    cudaFreeHost(out);
+    cudaFreeHost(w);
+    cudaFreeHost(x);
+    cudaFreeHost(y);
+    // the probe's kernels, small
+    RT(cudaSetDevice(p));
+    uint64_t* target = device_alloc<uint64_t>(1 << 20);
+    RT(cudaSetDevice(c));
+    uint64_t res_d = 0;
+    volatile uint64_t* res = reinterpret_cast<volatile uint64_t*>(mapped_alloc(64, &res_d));
+    seqlink_probe_fill<<<4, 256>>>(addr(target) + 65536, 100000, 9);
+    seqlink_probe_checksum<<<1, 256>>>(addr(target) + 65536, 100000, res_d + 32, 0);
+    seqlink_probe_counted_add<<<4, 256>>>(addr(target), 16);
+    seqlink_probe_chain_add<<<1, 1>>>(addr(target) + 64, 100, res_d);
+    seqlink_probe_chain_load<<<1, 1>>>(addr(target) + 64, 100, res_d + 16);
+    seqlink_probe_throughput<<<2, 256>>>(addr(target) + 4096, 8);
+    bench_noop<<<1, 1>>>();
+    bench_noop5<<<1, 1>>>(1, 2, 3, 4, 5);
+    LAUNCHED();
+    RT(cudaDeviceSynchronize());
+    uint64_t sum = 0;
+    RT(cudaMemcpy(&sum, target, 8, cudaMemcpyDeviceToHost));
+    check("probe", sum == 4 * 256 * 16 && res[4] == expected_checksum(9, 100000),
+            fmt("counted adds %llu of %d; pattern %s", (unsigned long long)sum, 4 * 256 * 16,
+                    res[4] == expected_checksum(9, 100000) ? "intact" : "WRONG"));
+    cudaFreeHost(const_cast<uint64_t*>(res));
+    RT(cudaSetDevice(p));
+    cudaFree(target);
+}
+
+inline void mode_sanitize(const Options& o, int p, int c) {
+    sanitize_channel(p, c);
+    sanitize_fast_path(o, p, c);
+    sanitize_work(p, c);
+    // the four schemes, briefly, with a small spin bound (a sanitizer may serialise the two kernels)
+    for (const Scheme& sc : SCHEMES) {
+        mode_scheme(o, p, c, sc, 0.02, 20000);
+    }
+}
+
+}  // namespace harness

@@ -119,7 +119,7 @@ final class ChannelDrain {
             return true;
         }
         try {
-            for (ConsumerPort p : ch.ports()) {
+            for (ConsumerPort p : ch.portArray()) {
                 if (p.gates() && p.state() != ConsumerState.DEAD && !p.seat().deliversOn(caller) && p.acked() < target) {
                     return false;
                 }
@@ -152,7 +152,7 @@ final class ChannelDrain {
         boolean inside = ch.enterObserver();
         try {
             long published = Math.max(target, inside ? ch.publishedOnDevice() : target);
-            for (ConsumerPort p : ch.ports()) {
+            for (ConsumerPort p : ch.portArray()) {
                 long left = Math.max(0, published - p.acked());
                 if (left > 0) {
                     undelivered.put(p.device(), left);

@@ -94,7 +94,7 @@ final class ChannelLife {
     ChannelFailedException fail(Throwable cause, int device) {
         for (Phase p = phase.get(); p.state() != ChannelState.FAILED && p.state() != ChannelState.CLOSED; p = phase.get()) {
             if (phase.compareAndSet(p, new Phase(ChannelState.FAILED, cause))) {
-                for (ConsumerPort port : channel.ports()) {
+                for (ConsumerPort port : channel.portArray()) {
                     port.stop();
                 }
                 log.error("seqlink channel '{}' failed and is closed: {}", channel.name(), cause.getMessage());
@@ -197,13 +197,13 @@ final class ChannelLife {
      * {@link #claimFinish()}, calls it.
      */
     void finish(DrainReport report) {
-        for (ConsumerPort p : channel.ports()) {
+        for (ConsumerPort p : channel.portArray()) {
             p.stop();
         }
         if (observers.enter()) {
             try {
                 finalPublished = channel.producerTransport().publishedOnDevice();
-                for (ConsumerPort p : channel.ports()) {
+                for (ConsumerPort p : channel.portArray()) {
                     p.freeze();
                 }
             } finally {
@@ -214,7 +214,7 @@ final class ChannelLife {
         toClosed();
         producers.shut();
         observers.shut();
-        for (ConsumerPort p : channel.ports()) {
+        for (ConsumerPort p : channel.portArray()) {
             p.guard().shut();
         }
         events.channelClosed(channel);

@@ -66,7 +66,7 @@ final class ChannelProducer {
     /** The slowest acknowledgement over consumers that hold the producer back (none: no limit). */
     private long slowestAcknowledged() {
         long slowest = Long.MAX_VALUE;
-        for (ConsumerPort p : channel.ports()) {
+        for (ConsumerPort p : channel.portArray()) {
             if (p.gates()) {
                 slowest = Math.min(slowest, p.acked());
             }

@@ -112,6 +112,11 @@ final class DefaultPublishChannel implements PublishChannel {
         return List.of(ports);
     }
 
+    /** The ports themselves, for the hot paths: no list made per call. Not to be changed. */
+    ConsumerPort[] portArray() {
+        return ports;
+    }
+
     /** {@code publish_seq} from the producer's host mirror; once the channel is closed, its final value. */
     long publishedOnDevice() {
         long frozen = life.finalPublished();

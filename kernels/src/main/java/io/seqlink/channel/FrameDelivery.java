@@ -104,6 +104,7 @@ final class FrameDelivery {
                 return mayWait ? HALTED : RETRY_ELSEWHERE; // halted: the consumer closed while retrying, nothing acknowledged
             }
             r.attempt(attempt);
+            r.call();
             try {
                 r.subscription.frames.onFrame(frame.rewind(attempt));
                 r.lastFailure = null;
@@ -144,6 +145,7 @@ final class FrameDelivery {
             for (int i = 0; i < batch.size; i++) {
                 batch.frames[i].rewind(attempt);
             }
+            r.call();
             try {
                 r.subscription.batches.onBatch(batch);
                 long now = System.nanoTime();
@@ -180,6 +182,7 @@ final class FrameDelivery {
                 return; // nothing acknowledged
             }
             r.attempt(attempt);
+            r.call();
             try {
                 r.subscription.device.onFrames(deviceFrames);
                 last = null;
@@ -240,6 +243,7 @@ final class FrameDelivery {
 
     /** Hands a frame to the error handler; false when it refused (the consumer then holds at the frame). */
     private boolean deadLetter(Round r, HostRing.HostFrame frame, Exception cause) {
+        r.call();
         try {
             r.subscription.errors.onFailedFrame(frame, cause);
             counters.increment(ConsumerPort.C_DEAD_LETTERED);

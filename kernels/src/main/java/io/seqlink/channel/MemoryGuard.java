@@ -68,12 +68,4 @@ final class MemoryGuard {
         return u >= 0 ? u : u - SHUT;
     }
 
-    /** Whether the guard is shut and nobody is inside. */
-    boolean quiet() {
-        return users.get() == SHUT;
-    }
-
-    boolean open() {
-        return users.get() >= 0;
-    }
 }

@@ -53,6 +53,11 @@ public final class PortDriver {
         return port.seat().inlineListenerCall();
     }
 
+    /** Listener calls the port has made so far: a count that stands still while one call lasts. */
+    public long listenerCalls() {
+        return port.rounds().round().calls();
+    }
+
     /** The port's listener held the loop up: from now on its rounds go to its own thread. */
     public void delegate() {
         port.seat().delegate();

@@ -27,11 +27,13 @@ final class Round {
 
     private static final VarHandle STATUS;
     private static final VarHandle ATTEMPT;
+    private static final VarHandle CALLS;
 
     static {
         try {
             STATUS = MethodHandles.lookup().findVarHandle(Round.class, "status", int.class);
             ATTEMPT = MethodHandles.lookup().findVarHandle(Round.class, "attempt", int.class);
+            CALLS = MethodHandles.lookup().findVarHandle(Round.class, "calls", long.class);
         } catch (ReflectiveOperationException ex) {
             throw new ExceptionInInitializerError(ex);
         }
@@ -41,6 +43,8 @@ final class Round {
     private int status;
     @SuppressWarnings("unused") // through ATTEMPT
     private int attempt;
+    @SuppressWarnings("unused") // through CALLS
+    private long calls;
 
     // ---- filled by the poller -----------------------------------------------------------------
     long number;
@@ -89,6 +93,16 @@ final class Round {
 
     void attempt(int a) {
         ATTEMPT.setOpaque(this, a);
+    }
+
+    /** Counts a listener (or dead-letter hook) call about to start: the watchdog sees one call that lasts. One writer. */
+    void call() {
+        CALLS.setOpaque(this, (long) CALLS.getOpaque(this) + 1);
+    }
+
+    /** Listener calls so far, readable from any thread. */
+    long calls() {
+        return (long) CALLS.getOpaque(this);
     }
 
     /** Starts a round over {@code from..to}. */

@@ -15,11 +15,12 @@ import org.slf4j.LoggerFactory;
  * with its strategy when no port found work. The loop, not a GPU thread, decides when to look again.
  *
  * <p>The loop runs listeners inline (no thread hop on the fast path) but never waits for one: a failed
- * attempt's retries go to the port's listener thread, and when a listener holds the loop up for longer
- * than {@link Launcher#HANDOFF_AFTER} the watchdog {@link #supersede supersedes} the loop thread: a new
- * thread serves every port of the device, the stuck one finishes its round and ends, and that port's
- * listener gets a thread of its own from then on. Another channel of the device waits at most that
- * long, plus the watchdog's tick.
+ * attempt's retries go to the port's listener thread, and when a listener holds the loop up (one call
+ * waiting for {@link Launcher#HANDOFF_AFTER}, or running for ten times that, or a round for twenty-five
+ * times that) the watchdog {@link #supersede supersedes} the loop thread: a new thread serves every
+ * port of the device, the stuck one finishes its round and ends, and that port's listener gets a
+ * thread of its own from then on. Another channel of the device waits at most that long, plus the
+ * watchdog's tick.
  */
 final class DeviceLoop implements Runnable {
 
@@ -38,6 +39,10 @@ final class DeviceLoop implements Runnable {
     /** When the current port step began (0: between steps), and its port: what the watchdog watches. */
     private volatile long stepSince;
     private volatile PortDriver stepPort;
+    // the watchdog's view of the listener call in progress (watchdog thread only)
+    private PortDriver watchedPort;
+    private long watchedCalls;
+    private long watchedSince;
     private int generation;
     private long lastErrorLogNanos;
     private volatile long passes;
@@ -101,22 +106,39 @@ final class DeviceLoop implements Runnable {
     }
 
     /**
-     * The watchdog's look: if one port step (a listener, in practice) has held the loop thread for
-     * {@code afterNanos}, that port's listener gets a thread of its own and a new loop thread serves the
-     * device. True when it did.
+     * The watchdog's look, every tick: a listener holds the loop thread up when one call of it has
+     * lasted {@code afterNanos} while the thread waits (parked, sleeping, blocked on a lock), or ten
+     * times that while it runs (a thread merely descheduled on a busy machine is not handed over for a
+     * short call), or its whole round twenty-five times that. Then that port's listener gets a thread of
+     * its own and a new loop thread serves the device. True when it did.
      */
     synchronized boolean supersede(long nowNanos, long afterNanos) {
         long since = stepSince;
         PortDriver stuck = stepPort;
         Thread old = thread;
-        if (!running || old == null || since == 0 || stuck == null || nowNanos - since < afterNanos || !stuck.inListener()) {
+        if (!running || old == null || since == 0 || stuck == null || !stuck.inListener()) {
+            watchedPort = null;
             return false; // only a listener is handed over: a loop waiting on its device would wait on any thread
         }
+        long calls = stuck.listenerCalls();
+        if (stuck != watchedPort || calls != watchedCalls) {
+            watchedPort = stuck;
+            watchedCalls = calls;
+            watchedSince = nowNanos;
+        }
+        long call = nowNanos - watchedSince;
+        Thread.State state = old.getState();
+        boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED;
+        if (!(call >= afterNanos && waiting) && call < 10 * afterNanos && nowNanos - since < 25 * afterNanos) {
+            return false;
+        }
         stuck.delegate();
+        watchedPort = null;
         startThread();
-        log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms; it gets a thread of its "
-                + "own from now on, and thread '{}' serves the device's other consumers (the old one ends when the listener "
-                + "returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since), thread.getName());
+        log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}); it gets a thread "
+                + "of its own from now on, and thread '{}' serves the device's other consumers (the old one ends when the "
+                + "listener returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since),
+                waiting ? "waiting" : "running", thread.getName());
         return true;
     }
 

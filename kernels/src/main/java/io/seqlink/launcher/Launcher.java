@@ -31,9 +31,11 @@ public final class Launcher implements AutoCloseable {
     /** How long {@link #close()} and {@link #stop()} give listeners still in a call. */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(1);
     /**
-     * How long one listener call may hold a device loop before the loop moves to a new thread (and that
-     * listener to a thread of its own): what another channel of the device can be delayed by, plus the
-     * watchdog's 1 ms tick.
+     * How long one listener call may wait (parked, sleeping, blocked) on a device loop before the loop
+     * moves to a new thread and that listener to a thread of its own: what another channel of the device
+     * can be delayed by a blocked listener, plus the watchdog's 1 ms tick. A call that runs gets ten
+     * times this, a whole round twenty-five times (so a thread merely descheduled on a busy machine, or a
+     * big round of quick calls, is not handed over).
      */
     public static final Duration HANDOFF_AFTER = Duration.ofMillis(2);
     private static final long TICK_NANOS = 1_000_000;

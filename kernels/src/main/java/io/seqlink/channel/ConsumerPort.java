@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * <p>Under the launcher the device loop runs the listener inline, but never waits for it: the retries of
  * a failed frame (backoff included) run on a listener thread of the port's own
  * ({@code seqlink-listener-<channel>-<device>}), and a listener that holds the loop up for more than a
- * couple of milliseconds gets that thread for good while a new loop thread serves the device's other
+ * couple of milliseconds gets that thread (until its rounds are quick again) while a new loop thread serves the device's other
  * ports. So a listener that fails, retries, waits or blocks holds up its own consumer only.
  */
 public final class ConsumerPort {

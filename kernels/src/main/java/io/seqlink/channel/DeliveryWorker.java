@@ -22,12 +22,16 @@ final class DeliveryWorker implements Runnable {
     }
 
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Rounds in a row that must each take less than {@link #QUICK_ROUND_NANOS} before a delegated listener goes back inline. */
+    static final int QUICK_ROUNDS_TO_RETURN = 1_000;
+    static final long QUICK_ROUND_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final ConsumerPort port;
     private final Round round;
     private final RoundMachine rounds;
     private final ListenerThread thread;
     private volatile boolean running = true;
+    private int quickRounds;
 
     DeliveryWorker(ConsumerPort port, RoundMachine rounds) {
         this.port = port;
@@ -61,7 +65,9 @@ final class DeliveryWorker implements Runnable {
             if (round.status() == Round.READY) {
                 idle = 0;
                 Thread.interrupted(); // an interrupt meant for an earlier round must not cut this one's backoff short
+                long start = System.nanoTime();
                 deliverGuarded();
+                settle(System.nanoTime() - start);
                 round.status(Round.DONE);
                 Thread poller = port.seat().engagedLoop();
                 if (poller != null) {
@@ -74,6 +80,22 @@ final class DeliveryWorker implements Runnable {
             } else {
                 LockSupport.parkNanos(this, MAX_PARK_NANOS);
             }
+        }
+    }
+
+    /**
+     * A delegated listener whose rounds have all been quick for a while goes back to the device loop:
+     * the hand-off may have been a loop thread descheduled on a busy machine, not a listener that blocks
+     * (one that does will be handed over again).
+     */
+    private void settle(long roundNanos) {
+        if (!port.seat().delegated() || round.needsRetry) {
+            return;
+        }
+        quickRounds = roundNanos < QUICK_ROUND_NANOS && round.resumeAttempt == 0 ? quickRounds + 1 : 0;
+        if (quickRounds >= QUICK_ROUNDS_TO_RETURN) {
+            quickRounds = 0;
+            port.seat().undelegate();
         }
     }
 

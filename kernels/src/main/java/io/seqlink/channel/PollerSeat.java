@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * Who polls one port: exactly one thread at a time. Before the launcher engages the port, a user
  * thread polls it and its listener runs on that thread; once engaged, only the engaged device loop
  * polls. The loop runs the listener inline, except what must not hold it up: the rest of a round after
- * a failed attempt, and every round of a listener that once held the loop up (it is then
- * {@link #delegate() delegated}), go to the port's own {@link DeliveryWorker} thread. Every other poll
+ * a failed attempt, and every round of a listener that held the loop up (it is then
+ * {@link #delegate() delegated}, until its rounds have been quick for a while), go to the port's own
+ * {@link DeliveryWorker} thread. Every other poll
  * fails at once with an exception that names the rule and the thread in the way.
  *
  * <pre>
@@ -92,9 +93,18 @@ final class PollerSeat {
         return !delegated && poller.get() == engagedLoop && port.rounds().round().attempt() > 0;
     }
 
-    /** The port's listener held its device loop up: from now on every round goes to its own thread. */
+    /** The port's listener held its device loop up: every round goes to its own thread until they are quick again. */
     void delegate() {
         delegated = true;
+    }
+
+    /** Its listener has been quick again for a while: the loop delivers it inline from the next round. */
+    void undelegate() {
+        delegated = false;
+    }
+
+    boolean delegated() {
+        return delegated;
     }
 
     Thread engagedLoop() {

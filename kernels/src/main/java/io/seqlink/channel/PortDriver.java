@@ -58,7 +58,7 @@ public final class PortDriver {
         return port.rounds().round().calls();
     }
 
-    /** The port's listener held the loop up: from now on its rounds go to its own thread. */
+    /** The port's listener held the loop up: its rounds go to its own thread until they are quick again. */
     public void delegate() {
         port.seat().delegate();
     }

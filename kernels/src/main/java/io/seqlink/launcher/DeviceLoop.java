@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * waiting for {@link Launcher#HANDOFF_AFTER}, or running for ten times that, or a round for twenty-five
  * times that) the watchdog {@link #supersede supersedes} the loop thread: a new thread serves every
  * port of the device, the stuck one finishes its round and ends, and that port's listener gets a
- * thread of its own from then on. Another channel of the device waits at most that long, plus the
+ * thread of its own until its rounds are quick again. Another channel of the device waits at most that long, plus the
  * watchdog's tick.
  */
 final class DeviceLoop implements Runnable {
@@ -136,7 +136,7 @@ final class DeviceLoop implements Runnable {
         watchedPort = null;
         startThread();
         log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}); it gets a thread "
-                + "of its own from now on, and thread '{}' serves the device's other consumers (the old one ends when the "
+                + "of its own until its rounds are quick again, and thread '{}' serves the device's other consumers (the old one ends when the "
                 + "listener returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since),
                 waiting ? "waiting" : "running", thread.getName());
         return true;

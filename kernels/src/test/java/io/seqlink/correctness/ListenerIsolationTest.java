@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,6 +64,43 @@ class ListenerIsolationTest {
                 release.countDown();
             }
         }
+    }
+
+    @Test
+    void aListenerThatBlockedOnceReturnsToTheDeviceLoopWhenItIsQuickAgain() throws Exception {
+        try (SeqlinkRuntime rt = Rig.runtime(2).open()) {
+            PublishChannel ch = rt.openChannel(Rig.channel("once", 0, 1).build());
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicReference<String> thread = new AtomicReference<>();
+            AtomicLong delivered = new AtomicLong();
+            ch.consumer(1).subscribe(frame -> {
+                if (frame.sequence() == 1) {
+                    release.await(); // blocks once: the loop moves on, this listener gets its own thread
+                }
+                thread.set(Thread.currentThread().getName());
+                delivered.incrementAndGet();
+            });
+            rt.start();
+            assertThat(ch.offer(Rig.frame(1, 1), 0, 24)).isEqualTo(1);
+            Thread.sleep(50); // well past the hand-off
+            release.countDown();
+            assertThat(Rig.await(Duration.ofSeconds(10), () -> delivered.get() == 1)).isTrue();
+            assertThat(thread.get()).as("delivered after the hand-off on").startsWith("seqlink-launcher-1");
+            for (long s = 2; s <= 3 + DeliveryRounds.TO_RETURN; s++) { // one round each: quick ones
+                assertThat(ch.offer(Rig.frame(s, 1), 0, 24)).isPositive();
+                long n = s;
+                assertThat(Rig.await(Duration.ofSeconds(10), () -> delivered.get() >= n)).isTrue();
+                if (s == 2) {
+                    assertThat(thread.get()).as("the next rounds").startsWith("seqlink-listener-once-1");
+                }
+            }
+            assertThat(thread.get()).as("after %d quick rounds", DeliveryRounds.TO_RETURN).startsWith("seqlink-launcher-1");
+        }
+    }
+
+    /** What the listener thread counts before it gives a listener back to the loop. */
+    private static final class DeliveryRounds {
+        static final int TO_RETURN = 1_000;
     }
 
     /** Publishes {@value #FRAMES} frames one at a time; the longest any took to be delivered, in ms. */

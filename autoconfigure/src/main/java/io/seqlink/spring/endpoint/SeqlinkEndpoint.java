@@ -43,6 +43,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * lossless consumer holds the producer back once the ring is full.</li>
  * </ul>
  *
+ * <p>Every operation is safe from any HTTP thread at once: reads take snapshots, and pause/resume go
+ * through the consumer's compare-and-set transitions, so they never undo a consumer that died or closed.
+ *
  * <p>Default access is read-only: the write operations are not reachable until the application
  * grants {@code management.endpoint.seqlink.access=unrestricted}. Nothing here is secret: device
  * names, link figures, counters, positions; never payloads.

@@ -120,7 +120,7 @@ class KernelCallTest {
         t.start();
         t.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(other.get()).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("from one thread at a time");
+                .hasMessageContaining("one thread at a time");
         call.u32(1, 1).f32(2, 0).launch(1, 1); // launching hands it back
         CountDownLatch done = new CountDownLatch(1);
         Thread next = new Thread(() -> {
@@ -131,6 +131,65 @@ class KernelCallTest {
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         stream.synchronize();
         assertThat(seen).extracting(r -> r[0]).containsExactly(7L, 8L);
+    }
+
+    /** Runs {@code body} on a thread of its own and returns what it threw (null: nothing). */
+    private static Throwable onAnotherThread(Runnable body) throws InterruptedException {
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable ex) {
+                thrown.set(ex);
+            }
+        }, "kernel-call-test-other");
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(t.isAlive()).as("the other thread finished").isFalse();
+        return thrown.get();
+    }
+
+    @Test
+    void argumentsSetAtBindTimeAreHandedOverToTheThreadThatLaunches() throws Exception {
+        // the Spring shape: bind and set the fixed arguments at startup, launch on the launcher thread
+        KernelCall call = record().u32(1, 10).f32(2, 2.5f).handOver();
+        assertThat(onAnotherThread(() -> {
+            call.u64(0, 1).launch(1, 32);
+            call.u64(0, 2).launch(2, 32);
+        })).isNull();
+        assertThat(onAnotherThread(() -> call.u64(0, 3).launch(3, 32))).as("a third thread, after the launches").isNull();
+        stream.synchronize();
+        assertThat(seen).containsExactly(new long[] {1, 10, Float.floatToRawIntBits(2.5f), 1, 32},
+                new long[] {2, 10, Float.floatToRawIntBits(2.5f), 2, 32}, new long[] {3, 10, Float.floatToRawIntBits(2.5f), 3, 32});
+    }
+
+    @Test
+    void withoutAHandOverAnotherThreadIsRefusedWithTheFix() throws Exception {
+        KernelCall call = record().u32(1, 10).f32(2, 2.5f);
+        assertThat(onAnotherThread(() -> call.u64(0, 1).launch(1, 32))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is held by Thread[").hasMessageContaining("handOver()");
+        assertThat(onAnotherThread(call::handOver)).as("only the holder hands over").isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("only the thread that set its arguments can hand it over");
+        call.handOver().handOver(); // the holder may; a free call stays free
+        assertThat(onAnotherThread(() -> call.u64(0, 1).launch(1, 32))).isNull();
+    }
+
+    @Test
+    void aSetterOrLaunchThatThrowsLeavesTheCallFreeForAnyThread() throws Exception {
+        KernelCall call = record();
+        assertThatThrownBy(() -> call.u32(0, 1)).hasMessageContaining("declared U64, not U32");
+        assertThat(onAnotherThread(() -> call.u64(0, 5).handOver())).as("after a wrong kind").isNull();
+        assertThatThrownBy(() -> call.u64(7, 1)).hasMessageContaining("parameters 0 to 2, not 7");
+        assertThat(onAnotherThread(() -> call.u32(1, 6).handOver())).as("after a wrong index").isNull();
+        assertThatThrownBy(() -> call.launch(1, 1)).hasMessageContaining("parameter 2 (F32)").hasMessageContaining("never set");
+        try (DeviceBuffer small = device(0).allocate(128)) {
+            KernelCall store = stream.bindKernel(module, "store", KernelParam.POINTER, KernelParam.U64);
+            assertThatThrownBy(() -> store.pointer(0, small, 129)).hasMessageContaining("outside the 128 bytes");
+            assertThat(onAnotherThread(() -> store.pointer(0, small, 0).u64(1, 9).launch(1, 1))).as("after a bad offset").isNull();
+        }
+        assertThat(onAnotherThread(() -> call.f32(2, 7).launch(1, 1))).as("after a refused launch").isNull();
+        stream.synchronize();
+        assertThat(seen).containsExactly(new long[] {5, 6, Float.floatToRawIntBits(7f), 1, 1});
     }
 
     @Test

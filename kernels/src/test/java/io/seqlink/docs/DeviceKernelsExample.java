@@ -86,7 +86,8 @@ public final class DeviceKernelsExample {
                 KernelParam.PUBLISH_HANDLES, KernelParam.U64, KernelParam.U64).publishHandles(0, publish);
         KernelCall take = consumer.bindKernel(example, "example_consume",
                 KernelParam.CONSUME_HANDLES, KernelParam.U64, KernelParam.U64, KernelParam.POINTER)
-                .consumeHandles(0, consume).pointer(3, sum, 0);
+                .consumeHandles(0, consume).pointer(3, sum, 0)  // the arguments that never change, set at the bind
+                .handOver();                                     // any thread may launch it now (a launcher's, say)
 
         produce.u64(1, 4).u64(2, 1000).launch(4, 256);  // frames 1..4, written and published by one kernel
         producer.synchronize();                          // (a launcher polls the mirror instead)

@@ -13,13 +13,15 @@ namespace seqlink {
 constexpr int MAX_PUSH_TARGETS = 16;
 
 // Scratch words of one binding, in device memory of the device that runs the kernel (128 bytes,
-// zeroed at bind, min_published set to all ones). Used only by multi-block launches.
+// zeroed at bind, min_acknowledged set to all ones). Used only by multi-block launches; every launch leaves
+// them as it found them, so the next launch on the stream (stream order) starts from the same state.
 struct Scratch {
-    uint32_t arrivals;       // blocks that finished; the last one resets it to 0
-    uint32_t pad0;
-    uint64_t min_published;  // consume: the smallest publish_seq any block acquired; reset to ~0
-    uint64_t acc;            // checksum: XOR of the blocks' folds; reset to 0
-    uint64_t pad1[13];
+    uint32_t arrivals;        // blocks that finished; the last one resets it to 0
+    uint32_t acquired;        // device::acquire_published: blocks that took the grid's value; the last resets it
+    uint64_t min_acknowledged;  // device::acknowledge_at_end: the smallest sequence a block passed; reset to ~0
+    uint64_t acc;             // checksum: XOR of the blocks' folds; reset to 0
+    uint64_t grid_published;  // device::acquire_published: 1 + the value the grid agreed on (0: none yet); reset to 0
+    uint64_t pad1[12];
 };
 static_assert(sizeof(Scratch) == 128, "Scratch is one 128-byte line");
 

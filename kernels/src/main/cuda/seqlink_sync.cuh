@@ -118,6 +118,17 @@ __device__ __forceinline__ uint32_t atom_add_acq_rel_gpu_u32(uint32_t* p, uint32
     return old;
 }
 
+// Acquire-release compare-and-swap on a 64-bit word, device scope: how the blocks of one grid agree on a
+// value (device::acquire_published). The first block's swap publishes what it acquired before (release),
+// and a later block's failed swap returns that value with acquire ordering, so that block is ordered after
+// everything the first block's acquire read synchronised with.
+__device__ __forceinline__ uint64_t atom_cas_acq_rel_gpu_u64(uint64_t* p, uint64_t expected, uint64_t desired) {
+    uint64_t old;
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+    return old;
+}
+
 // Acquire compare-and-swap, system scope: a lock's acquire (the benchmark's mutex baseline only:
 // seqlink itself never CASes across devices, where CAS may fall back to slow paths).
 __device__ __forceinline__ uint32_t atom_cas_acquire_sys_u32(uint32_t* p, uint32_t expected, uint32_t desired) {

@@ -83,8 +83,9 @@ struct Rig {
         cmirror = reinterpret_cast<volatile uint64_t*>(mapped_alloc(256, &cmirror_dev));
         local = device_alloc<uint8_t>(slots * stride);
         consume_scratch = device_alloc<Scratch>(sizeof(Scratch));
-        RT(cudaMemset(&consume_scratch->min_published, 0xFF, 8));
+        RT(cudaMemset(&consume_scratch->min_acknowledged, 0xFF, 8));  // as the Java binding does
         fp_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        RT(cudaMemset(&fp_scratch->min_acknowledged, 0xFF, 8));
         checksum_scratch = device_alloc<Scratch>(sizeof(Scratch));
         folds = device_alloc<unsigned long long>(8 * fastpath::MAX_ROUND);
         results = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * fastpath::RESULT_WORDS, &results_dev));

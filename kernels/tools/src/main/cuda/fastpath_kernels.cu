@@ -109,7 +109,8 @@ extern "C" __global__ void __launch_bounds__(256) fp_produce(const PublishArgs a
 
 // Frames from..to (at most MAX_ROUND) into `local` (a ring of the channel's shape) with their checksums
 // into results, folded per frame through `folds` (MAX_ROUND zeroed words, left zeroed), then the ack. The
-// grid is split over the frames.
+// grid is split over the frames; its blocks work to the one publish_seq they agreed on (acquire_published),
+// so the last block's `end` is every block's and the ack covers only frames every block took.
 extern "C" __global__ void __launch_bounds__(256) fp_consume(const ConsumeArgs c, uint64_t from, uint64_t to, uint64_t local,
         uint64_t results, uint64_t folds) {
     const uint64_t published = device::acquire_published(c);
@@ -126,11 +127,8 @@ extern "C" __global__ void __launch_bounds__(256) fp_consume(const ConsumeArgs c
     }
     uint64_t* out = reinterpret_cast<uint64_t*>(results);
     if (end < from) {
-        // an early wake or a cancelled round: nothing taken, nothing acknowledged (and no fold left behind
-        // by a block whose own acquire read saw more than this one's)
-        for (uint64_t s = from; s <= to; s++) {
-            atomicExch(&fold[s % MAX_ROUND], 0ull);
-        }
+        // an early wake or a cancelled round: nothing taken, nothing acknowledged (every block agreed on the
+        // same publish_seq, so none of them folded anything)
         st_relaxed_sys(&out[RESULT_EMPTY], out[RESULT_EMPTY] + 1);
         return;
     }

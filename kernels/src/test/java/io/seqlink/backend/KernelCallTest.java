@@ -225,6 +225,41 @@ class KernelCallTest {
     }
 
     @Test
+    void aLaunchSeesOnePublishedValueAndAcknowledgesTheSmallestSequenceItWasGivenAtItsEnd() {
+        // the CUDA grid's blocks agree on one publish_seq and the last block acknowledges the smallest
+        // sequence any block passed; the twin, one thread for the whole grid, must give the same answers
+        Device d = device(0);
+        RingGeometry g = RingGeometry.of(8, 256);
+        DeviceBuffer control = d.allocate(ControlBlock.BYTES);
+        DeviceBuffer ring = d.allocate(g.ringBytes());
+        MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
+        MappedBuffer consumerMirror = d.allocateMapped(ConsumerBlock.BYTES);
+        DeviceStream consumerStream = d.newStream("user-consumer");
+        PublishKernel publish = stream.bindPublish(new PublishBinding(control, ring, g, mirror, 4, List.of()));
+        ConsumeKernel consume = consumerStream.bindConsume(
+                new ConsumeBinding(control, ring, g, 4, null, d.allocate(ConsumerBlock.BYTES), consumerMirror, false));
+        List<Long> twice = new ArrayList<>();
+        KernelModule blocks = KernelModule.builder("blocks", KernelImage.ofResource("no/such/image.fatbin"))
+                .emulated("take", call -> {
+                    twice.add(call.acquirePublished(0));                 // "block 0"
+                    publish.enqueue(2);                                  // the producer moves on meanwhile
+                    twice.add(call.acquirePublished(0));                 // "block 1": the grid's value, not a new read
+                    call.acknowledge(0, twice.get(0));
+                    call.acknowledge(0, twice.get(0) - 1);               // a block that took less
+                    twice.add(consumerMirror.getAcquire(ConsumerBlock.CONSUMED_SEQ)); // not yet: at the end
+                })
+                .build();
+        publish.enqueue(3);
+        stream.synchronize();
+        consumerStream.bindKernel(blocks, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, consume).launch(2, 32);
+        consumerStream.synchronize();
+        stream.synchronize();
+        assertThat(twice).containsExactly(3L, 3L, 0L);
+        assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).as("the producer did move on").isEqualTo(5);
+        assertThat(consumerMirror.getAcquire(ConsumerBlock.CONSUMED_SEQ)).as("the smallest acknowledged").isEqualTo(2);
+    }
+
+    @Test
     void launchingAllocatesNothing() {
         try (MappedBuffer out = device(0).allocateMapped(128)) {
             KernelCall store = stream.bindKernel(module, "store", KernelParam.POINTER, KernelParam.U64).pointer(0, out, 0);

@@ -37,9 +37,9 @@ final class CudaConsumeKernel implements ConsumeKernel {
         long mirror = backend.own(b.mirror(), "mirror").at(0, ConsumerBlock.BYTES, "mirror");
         CudaDeviceBuffer scratch = (CudaDeviceBuffer) stream.cudaDevice().allocate(KernelArgs.SCRATCH_BYTES);
         try {
-            // min_published starts (and is reset to) all ones: atomicMin's identity
+            // min_acknowledged starts (and is reset to) all ones: atomicMin's identity (a user kernel's acknowledge_at_end)
             stream.context().bind();
-            Cu.check(JCudaDriver.cuMemcpyHtoD(NativePointers.devicePointer(scratch.address() + KernelArgs.SCRATCH_MIN_PUBLISHED),
+            Cu.check(JCudaDriver.cuMemcpyHtoD(NativePointers.devicePointer(scratch.address() + KernelArgs.SCRATCH_MIN_ACKNOWLEDGED),
                     Pointer.to(new long[] {-1L}), 8), "cuMemcpyHtoD", stream.context().ordinal(), "consume scratch");
             this.launch = new KernelLaunch(stream.context(), "seqlink_consume", KernelArgs.CONSUME_BYTES, 8, 8, 8);
         } catch (RuntimeException ex) {

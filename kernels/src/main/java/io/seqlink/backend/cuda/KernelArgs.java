@@ -44,9 +44,9 @@ public final class KernelArgs {
     public static final int CONSUME_LAPPING = 80;
     public static final int CONSUME_BYTES = 88;
 
-    /** Bytes of a binding's scratch line ({@code struct Scratch}); {@code min_published} at 8. */
+    /** Bytes of a binding's scratch line ({@code struct Scratch}); {@code min_acknowledged} at 8. */
     public static final int SCRATCH_BYTES = 128;
-    public static final int SCRATCH_MIN_PUBLISHED = 8;
+    public static final int SCRATCH_MIN_ACKNOWLEDGED = 8;
 
     /**
      * Every kernel of the runtime fat binary: the channel steps and the link probe, nothing else

@@ -38,7 +38,8 @@ struct PublishArgs {
     uint64_t max_batch;   //  56
     uint64_t push_count;  //  64: replicas in use
     uint64_t staging;     //  72: host-mapped ring of the same shape whose headers hold each frame's length
-                          //      (the publish step copies them into the ring); 0: the ring has them already
+                          //      (the publish step copies them into the ring); 0: the ring has them already,
+                          //      always 0 in the handles a user kernel gets (it writes them: set_length)
     uint64_t doorbells;   //  80: host-mapped ring of doorbell_count words; the publish writes word
                           //      s % doorbell_count = s for each frame s it publishes, so a consumer round
                           //      armed behind cuStreamWaitValue64(word >= s) starts when s is out, and the

@@ -226,7 +226,7 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
 
         @Override
         public void publishAtEnd(int index, int count) {
-            ((EmulatedPublishKernel) ref(index, KernelParam.PUBLISH_HANDLES)).publish(count, kernel());
+            ((EmulatedPublishKernel) ref(index, KernelParam.PUBLISH_HANDLES)).publishAtEnd(count, kernel());
         }
 
         @Override

@@ -44,8 +44,12 @@ inline void publish_cost(int p, int c) {
         RT(cudaEventSynchronize(stop));
         float ms = 0;
         RT(cudaEventElapsedTime(&ms, start, stop));
-        add_result(fmt("{\"mode\":\"publish-cost\",\"step\":\"%s\",\"nodes\":%d,\"us_per_node\":%.3f}", step, nodes * 5,
-                ms * 1e3 / (nodes * 5)));
+        Json row;
+        row["mode"] = "publish-cost";
+        row["step"] = step;
+        row["nodes"] = nodes * 5;
+        row["us_per_node"] = rounded(ms * 1e3 / (nodes * 5), 3);
+        add_result(std::move(row));
         cudaEventDestroy(start);
         cudaEventDestroy(stop);
         RT(cudaGraphExecDestroy(exec));
@@ -91,8 +95,14 @@ inline void bandwidth(const Options& o, int p, int c) {
             RT(cudaEventSynchronize(stop));
             float ms = 0;
             RT(cudaEventElapsedTime(&ms, start, stop));
-            add_result(fmt("{\"mode\":\"bandwidth\",\"step\":\"%s\",\"frame_bytes\":%llu,\"launches\":%d,\"us_per_launch\":%.3f,"
-                    "\"gb_per_s\":%.1f}", step, (unsigned long long)size, reps, ms * 1e3 / reps, bytes_per_launch * reps / (ms * 1e-3) / 1e9));
+            Json row;
+            row["mode"] = "bandwidth";
+            row["step"] = step;
+            row["frame_bytes"] = size;
+            row["launches"] = reps;
+            row["us_per_launch"] = rounded(ms * 1e3 / reps, 3);
+            row["gb_per_s"] = rounded(bytes_per_launch * reps / (ms * 1e-3) / 1e9, 1);
+            add_result(std::move(row));
         };
         const uint64_t s_payload = layout::SLOT_HEADER_BYTES;
         time("memcpy-d2d", 2.0 * size, [&](int i) {
@@ -164,10 +174,16 @@ inline void cancel_latency(const Options& o, int p, int c, int repeats = 200) {
     }
     const bool ok = hung == 0 && took == 0 && r.acked() == 0;
     if (!ok) all_ok = false;
-    add_result(fmt("{\"mode\":\"cancel\",\"armed_rounds\":%llu,\"repeats\":%d,\"cancel_to_idle_us\":%s,\"hung\":%llu,"
-            "\"rounds_that_took_frames\":%llu,\"acknowledged\":%llu,\"ok\":%s}", (unsigned long long)rounds, repeats,
-            latency_json(percentiles(lat)).c_str(), (unsigned long long)hung, (unsigned long long)took,
-            (unsigned long long)r.acked(), ok ? "true" : "false"));
+    Json row;
+    row["mode"] = "cancel";
+    row["armed_rounds"] = rounds;
+    row["repeats"] = repeats;
+    row["cancel_to_idle_us"] = latency_json(percentiles(lat));
+    row["hung"] = hung;
+    row["rounds_that_took_frames"] = took;
+    row["acknowledged"] = r.acked();
+    row["ok"] = ok;
+    add_result(std::move(row));
 }
 
 inline void cancel_race(const Options& o, int p, int c) {
@@ -224,9 +240,16 @@ inline void cancel_race(const Options& o, int p, int c) {
     for (uint64_t s = total > 1000 ? total - 1000 : 1; s <= total; s++) corrupt += r.result(s) != expected_checksum(s, size);
     const bool ok = !failed && hung == 0 && corrupt == 0 && r.acked() == total;
     if (!ok) all_ok = false;
-    add_result(fmt("{\"mode\":\"cancel-race\",\"frames\":%llu,\"cancels\":%llu,\"taken_unarmed_after_cancel\":%llu,\"hung\":%llu,\"corrupt\":%llu,"
-            "\"acknowledged\":%llu,\"ok\":%s}", (unsigned long long)total, (unsigned long long)cancels, (unsigned long long)rearms,
-            (unsigned long long)hung, (unsigned long long)corrupt, (unsigned long long)r.acked(), ok ? "true" : "false"));
+    Json row;
+    row["mode"] = "cancel-race";
+    row["frames"] = total;
+    row["cancels"] = cancels;
+    row["taken_unarmed_after_cancel"] = rearms;
+    row["hung"] = hung;
+    row["corrupt"] = corrupt;
+    row["acknowledged"] = r.acked();
+    row["ok"] = ok;
+    add_result(std::move(row));
 }
 
 }  // namespace harness

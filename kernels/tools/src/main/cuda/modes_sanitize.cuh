@@ -10,7 +10,12 @@ namespace harness {
 
 inline void check(const char* name, bool ok, const std::string& detail) {
     if (!ok) all_ok = false;
-    add_result(fmt("{\"mode\":\"sanitize\",\"check\":\"%s\",\"ok\":%s,\"detail\":\"%s\"}", name, ok ? "true" : "false", detail.c_str()));
+    Json row;
+    row["mode"] = "sanitize";
+    row["check"] = name;
+    row["ok"] = ok;
+    row["detail"] = detail;
+    add_result(std::move(row));
 }
 
 inline void sanitize_channel(int p, int c) {

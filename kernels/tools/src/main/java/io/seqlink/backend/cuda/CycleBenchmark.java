@@ -10,10 +10,10 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import io.seqlink.bench.BenchWork;
-import io.seqlink.bench.ModelWork;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
@@ -174,8 +174,8 @@ public final class CycleBenchmark {
         final PublishKernel publish;
         final ConsumeKernel consume;
         final AckKernel ack;
-        final ModelWork pw;
-        final ModelWork cw;
+        final PatternKernels pw;
+        final PatternKernels cw;
         final int maxBatch;
 
         Rig(Backend backend, int c, long size) {
@@ -202,7 +202,7 @@ public final class CycleBenchmark {
         }
 
         void produce(long s, long length) {
-            pw.fillPattern(ring, g.payloadOffsetOf(s), length, s);
+            pw.fill(ring, g.payloadOffsetOf(s), length, s);
             staging.setPlain(g.offsetOf(s) + SlotHeader.LENGTH, length); // commitDevice: no driver call
             publish.enqueue(1);
         }
@@ -380,7 +380,7 @@ public final class CycleBenchmark {
                 if (seq <= 0) {
                     throw new IllegalStateException("claim returned status " + seq + ": " + ch.snapshot());
                 }
-                BenchWork.on(ch.producerStream()).fillPattern(ch.ring(), ch.payloadOffset(seq), size, seq);
+                BenchWork.on(ch.producerStream()).fill(ch.ring(), ch.payloadOffset(seq), size, seq);
                 ch.commitDevice((int) size);
                 ch.publish();
                 while (port.poll(1) == 0) {

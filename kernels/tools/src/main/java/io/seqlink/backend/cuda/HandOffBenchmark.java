@@ -9,10 +9,10 @@ import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.KernelCall;
 import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import io.seqlink.bench.BenchWork;
-import io.seqlink.bench.ModelWork;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
@@ -132,8 +132,8 @@ public final class HandOffBenchmark {
         final DeviceBuffer ring;
         final DeviceBuffer local;
         final MappedBuffer results;
-        final ModelWork pw;
-        final ModelWork cw;
+        final PatternKernels pw;
+        final PatternKernels cw;
         final int sms;
         final List<AutoCloseable> owned = new ArrayList<>();
 
@@ -230,7 +230,7 @@ public final class HandOffBenchmark {
             for (long s = 1; s <= total; s++) {
                 long t0 = System.nanoTime();
                 CudaStream fillStream = twoStreams ? r.ps : r.cs;
-                (twoStreams ? r.pw : r.cw).fillPattern(r.ring, r.g.payloadOffsetOf(s), size, s);
+                (twoStreams ? r.pw : r.cw).fill(r.ring, r.g.payloadOffsetOf(s), size, s);
                 fillStream.copy(r.ring, r.g.payloadOffsetOf(s), r.local, r.g.payloadOffsetOf(s), size);
                 if (twoStreams) {
                     record(copied, r.ps);
@@ -263,14 +263,14 @@ public final class HandOffBenchmark {
                     if (s > slots) {
                         waitFor(checked[i], r.ps); // the slot's last checksum is done
                     }
-                    r.pw.fillPattern(r.ring, at, size, s);
+                    r.pw.fill(r.ring, at, size, s);
                     r.ps.copy(r.ring, at, r.local, at, size);
                     record(copied[i], r.ps);
                     waitFor(copied[i], r.cs);
                     r.cw.checksum(r.local, at, size, r.results, 8 * (s % 1024));
                     record(checked[i], r.cs);
                 } else {
-                    r.cw.fillPattern(r.ring, at, size, s);
+                    r.cw.fill(r.ring, at, size, s);
                     r.cs.copy(r.ring, at, r.local, at, size);
                     r.cw.checksum(r.local, at, size, r.results, 8 * (s % 1024));
                 }

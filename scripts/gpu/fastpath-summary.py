@@ -98,13 +98,16 @@ for size in sizes:
 
 bw = [r for r in cpp.get("results", []) if r.get("mode") == "bandwidth"]
 if bw:
-    lines += ["", "bandwidth (GB/s, copies count read + write; % of cudaMemcpyAsync D2D of the same size)"]
+    lines += ["", "bandwidth (GB/s, copies count read + write; % of cudaMemcpyAsync D2D of the same size; stream loop | as "
+              "graph nodes, the device's own time)"]
     ceiling = {r["frame_bytes"]: r["gb_per_s"] for r in bw if r["step"] == "memcpy-d2d"}
+    ceiling_graph = {r["frame_bytes"]: r.get("gb_per_s_graph") for r in bw if r["step"] == "memcpy-d2d"}
     for r in bw:
-        c = ceiling.get(r["frame_bytes"])
-        lines.append("  %-24s %10d B %9.1f GB/s %8.2f us/launch %6s" % (r["step"], r["frame_bytes"], num(r["gb_per_s"]),
-                                                                      num(r["us_per_launch"]),
-                                                                      "%.0f%%" % (100 * div(r["gb_per_s"], c)) if c else "-"))
+        c, cg = ceiling.get(r["frame_bytes"]), ceiling_graph.get(r["frame_bytes"])
+        lines.append("  %-24s %10d B %9.1f GB/s %8.2f us/launch %6s | %9.1f GB/s %8.2f us/node %6s" % (
+            r["step"], r["frame_bytes"], num(r["gb_per_s"]), num(r["us_per_launch"]),
+            "%.0f%%" % (100 * div(r["gb_per_s"], c)) if c else "-", num(r.get("gb_per_s_graph")),
+            num(r.get("us_per_launch_graph")), "%.0f%%" % (100 * div(r.get("gb_per_s_graph"), cg)) if cg else "-"))
 for r in cpp.get("results", []):
     if r.get("mode") == "publish-cost":
         lines.append("  publish cost: %-24s %.3f us per graph node" % (r["step"], num(r["us_per_node"])))

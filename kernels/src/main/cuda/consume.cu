@@ -1,6 +1,6 @@
 // consume.cu: the consume step of a consumer (its Java twin: io.seqlink.backend.emulated.EmulatedConsumeKernel).
 //
-//   seqlink_consume  one ld.acquire.sys of publish_seq per block, one value per grid (seqlink_device.cuh), the copy of the
+//   seqlink_consume  one ld.acquire.sys of publish_seq per block (seqlink_device.cuh), the copy of the
 //                    ready slots into the consumer's local ring (copy mode), the lapping check under
 //                    latest delivery, the stamp check, counters and the descriptor, mirror round last
 #include "seqlink_args.cuh"
@@ -91,13 +91,15 @@ __device__ void finish_round(const ConsumeArgs& a, uint64_t from, uint64_t end, 
 }  // namespace
 
 // Takes frames from..to the launcher saw published. Each block's thread 0 does one ld.acquire.sys of
-// publish_seq (one cross-device read per block; a one-block launch, the usual case, makes one per round)
-// and the blocks agree on one value (seqlink_device.cuh). Blocks copy their share of the ready slots into
-// the local ring; the last block validates and writes counters and the descriptor.
+// publish_seq and shares it (one cross-device read per block; a one-block launch, the usual case, makes
+// one per round). Blocks copy their share of the ready slots, each up to its own value, into the local
+// ring; the last block clips the round to the smallest value any block acquired (no agreement round trip
+// before the copy: device::acquire_published's is for kernels that cannot clip), validates and writes
+// counters and the descriptor.
 extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeArgs a, uint64_t from, uint64_t to,
         uint64_t round) {
     const grid::RingShape r = device::ring_shape(a);
-    uint64_t published = device::acquire_published(a);
+    uint64_t published = device::detail::acquire_published_by_block(a);
     uint64_t end = min(to, published);
     if (a.local_ring != 0 && end >= from) {
         if (a.lapping) {
@@ -110,10 +112,22 @@ extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeA
         fence_acq_rel_sys();  // each thread: its data reads stay before the writer_busy check
     }
     if (gridDim.x > 1) {
-        // every block copied the same frames (acquire_published's agreement): the last one finishes
-        if (!grid::last_block_arrives(&reinterpret_cast<Scratch*>(a.scratch)->arrivals)) {
+        __shared__ uint64_t s_min;
+        Scratch* scratch = reinterpret_cast<Scratch*>(a.scratch);
+        if (threadIdx.x == 0) {
+            atomicMin(reinterpret_cast<unsigned long long*>(&scratch->min_sequence), static_cast<unsigned long long>(published));
+        }
+        if (!grid::last_block_arrives(&scratch->arrivals)) {
             return;
         }
+        if (threadIdx.x == 0) {
+            // every block copied at least up to the smallest value any block acquired
+            s_min = ld_relaxed_sys(&scratch->min_sequence);
+            st_relaxed_sys(&scratch->min_sequence, ~0ull);
+        }
+        __syncthreads();
+        published = s_min;
+        end = min(to, published);
     } else {
         __syncthreads();
     }

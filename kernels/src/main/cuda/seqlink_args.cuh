@@ -13,12 +13,13 @@ namespace seqlink {
 constexpr int MAX_PUSH_TARGETS = 16;
 
 // Scratch words of one binding, in device memory of the device that runs the kernel (128 bytes,
-// zeroed at bind, min_acknowledged set to all ones). Used only by multi-block launches; every launch leaves
+// zeroed at bind, min_sequence set to all ones). Used only by multi-block launches; every launch leaves
 // them as it found them, so the next launch on the stream (stream order) starts from the same state.
 struct Scratch {
     uint32_t arrivals;        // blocks that finished; the last one resets it to 0
     uint32_t acquired;        // device::acquire_published: blocks that took the grid's value; the last resets it
-    uint64_t min_acknowledged;  // device::acknowledge_at_end: the smallest sequence a block passed; reset to ~0
+    uint64_t min_sequence;    // the smallest sequence the blocks reached: the consume step's clip to the least
+                              // publish_seq a block acquired, acknowledge_at_end's ack; reset to ~0
     uint64_t acc;             // checksum: XOR of the blocks' folds; reset to 0
     uint64_t grid_published;  // device::acquire_published: 1 + the value the grid agreed on (0: none yet); reset to 0
     uint64_t pad1[12];

@@ -126,24 +126,45 @@ __device__ inline void publish_at_end(const PublishArgs& a, uint64_t count) {
 
 // ---- consumer ---------------------------------------------------------------------------------------
 
+namespace detail {
+
+// Thread 0 of this block reads publish_seq ONCE with acquire ordering and shares it through shared
+// memory; the barrier hands value and ordering to every thread of the block. The block's own value:
+// blocks of one grid may read different ones (the consume step copies to its own and clips the round to
+// the grid's minimum; a kernel that does not should call acquire_published).
+__device__ inline uint64_t acquire_published_by_block(const ConsumeArgs& c) {
+    __shared__ uint64_t s_published;
+    if (threadIdx.x == 0) {
+        s_published = ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ));
+    }
+    __syncthreads();
+    return s_published;
+}
+
+}  // namespace detail
+
 // The consumer's first act, from every thread of every block: the grid's one value of publish_seq.
 // Thread 0 of each block reads publish_seq ONCE with acquire ordering; in a grid of more than one block
 // the blocks then agree on one of the values read (grid::first_value_of_grid over the handle's scratch
 // line), so every block takes the same frames and a sequence the kernel acknowledges was read by all of
 // it. A block whose own read saw less takes a value it did not acquire itself: its acq_rel swap orders
 // it after the winner's acquire read, and so after the publish that read synchronised with. The barrier
-// hands value and ordering to every thread of the block. Once per launch; no block waits for another.
+// hands value and ordering to every thread of the block; thread 0 then counts the block as a taker (the
+// last resets the line) while the others go on. Once per launch; no block waits for another.
 __device__ inline uint64_t acquire_published(const ConsumeArgs& c) {
     __shared__ uint64_t s_published;
+    Scratch* scratch = reinterpret_cast<Scratch*>(c.scratch);
     if (threadIdx.x == 0) {
         uint64_t published = ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ));
         if (gridDim.x > 1) {
-            Scratch* scratch = reinterpret_cast<Scratch*>(c.scratch);
-            published = grid::first_value_of_grid(&scratch->grid_published, &scratch->acquired, published);
+            published = grid::first_value_of_grid(&scratch->grid_published, published);
         }
         s_published = published;
     }
     __syncthreads();
+    if (gridDim.x > 1 && threadIdx.x == 0) {
+        grid::took_first_value(&scratch->grid_published, &scratch->acquired);
+    }
     return s_published;
 }
 
@@ -178,7 +199,7 @@ __device__ inline void acknowledge_at_end(const ConsumeArgs& c, uint64_t sequenc
         return;
     }
     Scratch* scratch = reinterpret_cast<Scratch*>(c.scratch);
-    unsigned long long* smallest = reinterpret_cast<unsigned long long*>(&scratch->min_acknowledged);
+    unsigned long long* smallest = reinterpret_cast<unsigned long long*>(&scratch->min_sequence);
     if (threadIdx.x == 0) {
         atomicMin(smallest, static_cast<unsigned long long>(sequence));  // before this block's arrival (release)
     }

@@ -2,7 +2,9 @@
 //
 //   bandwidth     each copying or checksumming step on one frame of 1, 16 and 64 MiB, launched back to back
 //                 and timed with events, against cudaMemcpyAsync of the same bytes (the measured ceiling;
-//                 copies count bytes read plus written); and the publish tail's GPU time (publish_cost)
+//                 copies count bytes read plus written); each also as the nodes of one graph, replayed: the
+//                 device's time per kernel without the host's launch rate, which bounds the stream loop at
+//                 1 MiB (about 4 us per launch); and the publish tail's GPU time (publish_cost)
 //   cancel        rounds armed on doorbells of frames nobody publishes, released by the host (a store of
 //                 each frame's own sequence into its doorbell): the time until the consumer stream is idle,
 //                 and that every released round took nothing and acknowledged nothing
@@ -87,14 +89,28 @@ inline void bandwidth(const Options& o, int p, int c) {
         r.produce_steps(2, size);
         RT(cudaStreamSynchronize(r.ps));
         const int reps = size >= (64ull << 20) ? 10 : 40;
-        auto time = [&](const char* step, double bytes_per_launch, auto launch) {
-            launch(0);  // warm-up
+        auto elapsed_ms = [&](auto work) {
             RT(cudaEventRecord(start, r.cs));
-            for (int i = 0; i < reps; i++) launch(i);
+            work();
             RT(cudaEventRecord(stop, r.cs));
             RT(cudaEventSynchronize(stop));
             float ms = 0;
             RT(cudaEventElapsedTime(&ms, start, stop));
+            return static_cast<double>(ms);
+        };
+        auto time = [&](const char* step, double bytes_per_launch, auto launch) {
+            launch(0);  // warm-up
+            const double ms = elapsed_ms([&] { for (int i = 0; i < reps; i++) launch(i); });
+            cudaGraph_t graph;
+            cudaGraphExec_t exec;
+            RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
+            for (int i = 0; i < reps; i++) launch(i);
+            RT(cudaStreamEndCapture(r.cs, &graph));
+            RT(cudaGraphInstantiate(&exec, graph, 0));
+            RT(cudaGraphLaunch(exec, r.cs));  // warm-up
+            const double graph_ms = elapsed_ms([&] { RT(cudaGraphLaunch(exec, r.cs)); });
+            RT(cudaGraphExecDestroy(exec));
+            RT(cudaGraphDestroy(graph));
             Json row;
             row["mode"] = "bandwidth";
             row["step"] = step;
@@ -102,6 +118,8 @@ inline void bandwidth(const Options& o, int p, int c) {
             row["launches"] = reps;
             row["us_per_launch"] = rounded(ms * 1e3 / reps, 3);
             row["gb_per_s"] = rounded(bytes_per_launch * reps / (ms * 1e-3) / 1e9, 1);
+            row["us_per_launch_graph"] = rounded(graph_ms * 1e3 / reps, 3);
+            row["gb_per_s_graph"] = rounded(bytes_per_launch * reps / (graph_ms * 1e-3) / 1e9, 1);
             add_result(std::move(row));
         };
         const uint64_t s_payload = layout::SLOT_HEADER_BYTES;
@@ -110,11 +128,12 @@ inline void bandwidth(const Options& o, int p, int c) {
                     cudaMemcpyDeviceToDevice, r.cs));
         });
         time("consume-step-copy", 2.0 * size, [&](int i) {
-            seqlink_consume<<<blocks_for(r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+            seqlink_consume<<<r.consume_grid(r.stride), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
             LAUNCHED();
         });
-        time("consume-step-copy-wide", 2.0 * size, [&](int i) {
-            seqlink_consume<<<blocks_for(r.stride, 8 * 1024, 8 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+        // the consume grid before 2026-12-02: a block per 32 KiB (32 blocks at 1 MiB), at most two per SM
+        time("consume-step-copy-32k", 2.0 * size, [&](int i) {
+            seqlink_consume<<<blocks_for(r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
             LAUNCHED();
         });
         time("pattern-checksum", 1.0 * size, [&](int i) {

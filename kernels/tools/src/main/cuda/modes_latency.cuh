@@ -24,6 +24,22 @@
 
 namespace harness {
 
+// One latency row: the members every latency row has, then those of `extra`.
+inline void add_latency(const char* mode, uint64_t size, uint64_t frames, const std::vector<double>& lat, uint64_t verified,
+        uint64_t corrupt, const Json& extra) {
+    if (corrupt) all_ok = false;
+    Json row;
+    row["mode"] = mode;
+    row["kind"] = "latency";
+    row["frame_bytes"] = size;
+    row["frames"] = frames;
+    row["latency_us"] = latency_json(percentiles(lat));
+    row["verified"] = verified;
+    row["corrupt"] = corrupt;
+    row.update(extra);
+    add_result(std::move(row));
+}
+
 // Runs `total` frames; arm(s) is untimed work queued ahead of frame s, frame(s) issues it, done(s) waits
 // for it. Rows report latency percentiles, the checksums verified, and the members `extra()` returns.
 template <typename Arm, typename Frame, typename Done, typename Extra>
@@ -50,17 +66,7 @@ void latency_row(const Options& o, const char* mode, uint64_t size, Rig& r, Arm 
             }
         }
     }
-    if (corrupt) all_ok = false;
-    Json row;
-    row["mode"] = mode;
-    row["kind"] = "latency";
-    row["frame_bytes"] = size;
-    row["frames"] = frames;
-    row["latency_us"] = latency_json(percentiles(lat));
-    row["verified"] = verified;
-    row["corrupt"] = corrupt;
-    row.update(extra());
-    add_result(std::move(row));
+    add_latency(mode, size, frames, lat, verified, corrupt, extra());
 }
 
 inline auto no_extra() {
@@ -126,16 +132,7 @@ inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
                 corrupt += r.results[0] != want;
             }
         }
-        if (corrupt) all_ok = false;
-        Json row;
-        row["mode"] = "naive-1s-graph";
-        row["kind"] = "latency";
-        row["frame_bytes"] = size;
-        row["frames"] = frames;
-        row["latency_us"] = latency_json(percentiles(lat));
-        row["verified"] = frames - corrupt;
-        row["corrupt"] = corrupt;
-        add_result(std::move(row));
+        add_latency("naive-1s-graph", size, frames, lat, frames - corrupt, corrupt, Json::object());
         RT(cudaGraphExecDestroy(exec));
         RT(cudaGraphDestroy(graph));
     }
@@ -315,17 +312,7 @@ inline void memcpy_peer(const Options& o, int p, int c, uint64_t size) {
     LAUNCHED();
     RT(cudaStreamSynchronize(s));
     bool ok = *check == expected_checksum(7, size);
-    if (!ok) all_ok = false;
-    Json row;
-    row["mode"] = "memcpy-peer";
-    row["kind"] = "latency";
-    row["frame_bytes"] = size;
-    row["frames"] = frames;
-    row["latency_us"] = latency_json(percentiles(lat));
-    row["gb_per_s"] = rounded(n * (double)size / seconds / 1e9, 3);
-    row["verified"] = ok ? 1 : 0;
-    row["corrupt"] = ok ? 0 : 1;
-    add_result(std::move(row));
+    add_latency("memcpy-peer", size, frames, lat, ok ? 1 : 0, ok ? 0 : 1, member("gb_per_s", rounded(n * (double)size / seconds / 1e9, 3)));
     cudaFreeHost(check);
     cudaEventDestroy(ev);
     cudaStreamDestroy(s);

@@ -192,34 +192,45 @@ class KernelCallTest {
         assertThat(seen).containsExactly(new long[] {5, 6, Float.floatToRawIntBits(7f), 1, 1});
     }
 
-    @Test
-    void channelHandlesPublishAndAcknowledgeLikeTheChannelsSteps() {
+    /** A pull channel on device 0 bound at the SPI: its publish step on {@link #stream}, its consume step on a stream of its own. */
+    private record PullChannel(RingGeometry g, MappedBuffer mirror, MappedBuffer consumerMirror, DeviceStream consumerStream,
+            PublishKernel publish, ConsumeKernel consume) {
+    }
+
+    private PullChannel pullChannel() {
         Device d = device(0);
         RingGeometry g = RingGeometry.of(8, 256);
         DeviceBuffer control = d.allocate(ControlBlock.BYTES);
         DeviceBuffer ring = d.allocate(g.ringBytes());
         MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
-        DeviceBuffer block = d.allocate(ConsumerBlock.BYTES);
         MappedBuffer consumerMirror = d.allocateMapped(ConsumerBlock.BYTES);
         DeviceStream consumerStream = d.newStream("user-consumer");
-        PublishKernel publish = stream.bindPublish(new PublishBinding(control, ring, g, mirror, 4, List.of()));
-        ConsumeKernel consume = consumerStream.bindConsume(new ConsumeBinding(control, ring, g, 4, null, block, consumerMirror, false));
+        return new PullChannel(g, mirror, consumerMirror, consumerStream,
+                stream.bindPublish(new PublishBinding(control, ring, g, mirror, 4, List.of())),
+                consumerStream.bindConsume(new ConsumeBinding(control, ring, g, 4, null, d.allocate(ConsumerBlock.BYTES), consumerMirror,
+                        false)));
+    }
 
-        stream.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64).publishHandles(0, publish)
+    @Test
+    void channelHandlesPublishAndAcknowledgeLikeTheChannelsSteps() {
+        Device d = device(0);
+        PullChannel ch = pullChannel();
+
+        stream.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64).publishHandles(0, ch.publish())
                 .u64(1, 3).launch(1, 32);
         stream.synchronize();
-        assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
-        consumerStream.bindKernel(module, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, consume).launch(1, 32);
-        consumerStream.synchronize();
-        assertThat(consumerMirror.getAcquire(ConsumerBlock.CONSUMED_SEQ)).isEqualTo(3);
+        assertThat(ch.mirror().getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
+        ch.consumerStream().bindKernel(module, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, ch.consume()).launch(1, 32);
+        ch.consumerStream().synchronize();
+        assertThat(ch.consumerMirror().getAcquire(ConsumerBlock.CONSUMED_SEQ)).isEqualTo(3);
 
         // handles of a step on another stream, and publish handles of a channel with push consumers, are refused
-        assertThatThrownBy(() -> consumerStream.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64)
-                .publishHandles(0, publish)).hasMessageContaining("must run on the channel's producer stream");
+        assertThatThrownBy(() -> ch.consumerStream().bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64)
+                .publishHandles(0, ch.publish())).hasMessageContaining("must run on the channel's producer stream");
         DeviceStream pushing = d.newStream("pushing-producer");
-        PublishKernel withReplica = pushing.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(g.ringBytes()),
-                g, d.allocateMapped(ControlBlock.BYTES), 4, List.of(new PublishBinding.PushTarget(
-                        device(1).allocate(ControlBlock.BYTES), device(1).allocate(g.ringBytes())))));
+        PublishKernel withReplica = pushing.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(ch.g().ringBytes()),
+                ch.g(), d.allocateMapped(ControlBlock.BYTES), 4, List.of(new PublishBinding.PushTarget(
+                        device(1).allocate(ControlBlock.BYTES), device(1).allocate(ch.g().ringBytes())))));
         assertThatThrownBy(() -> pushing.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64)
                 .publishHandles(0, withReplica)).isInstanceOf(IllegalStateException.class).hasMessageContaining("push consumers");
     }
@@ -228,35 +239,26 @@ class KernelCallTest {
     void aLaunchSeesOnePublishedValueAndAcknowledgesTheSmallestSequenceItWasGivenAtItsEnd() {
         // the CUDA grid's blocks agree on one publish_seq and the last block acknowledges the smallest
         // sequence any block passed; the twin, one thread for the whole grid, must give the same answers
-        Device d = device(0);
-        RingGeometry g = RingGeometry.of(8, 256);
-        DeviceBuffer control = d.allocate(ControlBlock.BYTES);
-        DeviceBuffer ring = d.allocate(g.ringBytes());
-        MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
-        MappedBuffer consumerMirror = d.allocateMapped(ConsumerBlock.BYTES);
-        DeviceStream consumerStream = d.newStream("user-consumer");
-        PublishKernel publish = stream.bindPublish(new PublishBinding(control, ring, g, mirror, 4, List.of()));
-        ConsumeKernel consume = consumerStream.bindConsume(
-                new ConsumeBinding(control, ring, g, 4, null, d.allocate(ConsumerBlock.BYTES), consumerMirror, false));
+        PullChannel ch = pullChannel();
         List<Long> twice = new ArrayList<>();
         KernelModule blocks = KernelModule.builder("blocks", KernelImage.ofResource("no/such/image.fatbin"))
                 .emulated("take", call -> {
                     twice.add(call.acquirePublished(0));                 // "block 0"
-                    publish.enqueue(2);                                  // the producer moves on meanwhile
+                    ch.publish().enqueue(2);                             // the producer moves on meanwhile
                     twice.add(call.acquirePublished(0));                 // "block 1": the grid's value, not a new read
                     call.acknowledge(0, twice.get(0));
                     call.acknowledge(0, twice.get(0) - 1);               // a block that took less
-                    twice.add(consumerMirror.getAcquire(ConsumerBlock.CONSUMED_SEQ)); // not yet: at the end
+                    twice.add(ch.consumerMirror().getAcquire(ConsumerBlock.CONSUMED_SEQ)); // not yet: at the end
                 })
                 .build();
-        publish.enqueue(3);
+        ch.publish().enqueue(3);
         stream.synchronize();
-        consumerStream.bindKernel(blocks, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, consume).launch(2, 32);
-        consumerStream.synchronize();
+        ch.consumerStream().bindKernel(blocks, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, ch.consume()).launch(2, 32);
+        ch.consumerStream().synchronize();
         stream.synchronize();
         assertThat(twice).containsExactly(3L, 3L, 0L);
-        assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).as("the producer did move on").isEqualTo(5);
-        assertThat(consumerMirror.getAcquire(ConsumerBlock.CONSUMED_SEQ)).as("the smallest acknowledged").isEqualTo(2);
+        assertThat(ch.mirror().getAcquire(ControlBlock.PUBLISH_SEQ)).as("the producer did move on").isEqualTo(5);
+        assertThat(ch.consumerMirror().getAcquire(ConsumerBlock.CONSUMED_SEQ)).as("the smallest acknowledged").isEqualTo(2);
     }
 
     @Test

@@ -1,9 +1,11 @@
 package io.seqlink.backend.cuda;
 
+import io.seqlink.report.LatencyHistogram;
 import io.seqlink.report.Percentiles;
 import io.seqlink.report.ReportJson;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
 
 /**
@@ -29,6 +31,10 @@ final class BenchReport {
     /** Frames in flight; {@code batch}: frames per producer kernel and per consumer round. */
     record ThroughputRow(String mode, String kind, String impl, long frameBytes, long frames, int batch, double seconds,
             double framesPerS, double gbPerS, long verified, long corrupt) {
+    }
+
+    /** What a latency run measured: the timed frames' percentiles and the measuring thread's bytes allocated per timed frame. */
+    record Timed(Percentiles latency, double allocBytesPerFrame) {
     }
 
     private final String impl;
@@ -59,13 +65,37 @@ final class BenchReport {
         return counts;
     }
 
-    /** Bytes per frame from two {@link BenchSupport#allocatedBytes()} readings; -1 where the JVM cannot say. */
-    static double perFrame(long allocStart, long allocEnd, int frames) {
-        return allocStart < 0 || allocEnd < 0 ? -1.0 : (allocEnd - allocStart) / (double) frames;
+    /**
+     * Runs frames 1 to {@code warmup + frames} on the calling thread, one in flight: {@code arm(s)} untimed (work
+     * queued ahead of frame s), then {@code frame(s)}, timed from its call until it returns (until the frame is
+     * done). The first {@code warmup} frames are not counted, nor is what the calling thread allocated for them.
+     */
+    static Timed timeFrames(int warmup, int frames, LongConsumer arm, LongConsumer frame) {
+        LatencyHistogram lat = new LatencyHistogram();
+        long allocStart = 0;
+        long total = (long) warmup + frames;
+        for (long s = 1; s <= total; s++) {
+            if (s == warmup + 1) {
+                lat.reset();
+                allocStart = BenchSupport.allocatedBytes();
+            }
+            arm.accept(s);
+            long t0 = System.nanoTime();
+            frame.accept(s);
+            lat.record(System.nanoTime() - t0);
+        }
+        long allocEnd = BenchSupport.allocatedBytes();
+        return new Timed(lat.percentiles(), allocStart < 0 || allocEnd < 0 ? -1.0 : (allocEnd - allocStart) / (double) frames);
     }
 
-    void latency(String mode, long size, int frames, Percentiles latency, long[] verified, double allocBytesPerFrame) {
-        add(new LatencyRow(mode, "latency", impl, size, frames, latency, verified[0], verified[1], allocBytesPerFrame), verified[1]);
+    void latency(String mode, long size, int frames, Timed timed, long[] verified) {
+        latency(mode, impl, size, frames, timed, verified);
+    }
+
+    /** A latency row of another impl (the channel API's, say). */
+    void latency(String mode, String rowImpl, long size, int frames, Timed timed, long[] verified) {
+        add(new LatencyRow(mode, "latency", rowImpl, size, frames, timed.latency(), verified[0], verified[1], timed.allocBytesPerFrame()),
+                verified[1]);
     }
 
     void throughput(String mode, long size, long frames, int batch, double seconds, long[] verified) {
@@ -73,8 +103,7 @@ final class BenchReport {
                 frames * (double) size / seconds / 1e9, verified[0], verified[1]), verified[1]);
     }
 
-    /** Adds a row of another shape (another impl's, say) with its corrupt count. */
-    void add(Object row, long corrupt) {
+    private void add(Object row, long corrupt) {
         rows.add(row);
         ok &= corrupt == 0;
     }

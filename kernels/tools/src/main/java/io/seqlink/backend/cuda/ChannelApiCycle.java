@@ -8,7 +8,6 @@ import io.seqlink.bench.BenchWork;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.PublishChannel;
-import io.seqlink.report.LatencyHistogram;
 
 /**
  * {@link CycleBenchmark}'s {@code cycle-channel} row: the same cycle through the public channel API on a runtime
@@ -33,15 +32,8 @@ final class ChannelApiCycle {
                 }
             });
             int frames = BenchReport.framesFor(timedFrames, size);
-            LatencyHistogram lat = new LatencyHistogram();
             long total = (long) warmup + frames;
-            long allocStart = 0;
-            for (long i = 1; i <= total; i++) {
-                if (i == warmup + 1) {
-                    lat.reset();
-                    allocStart = BenchSupport.allocatedBytes();
-                }
-                long t0 = System.nanoTime();
+            BenchReport.Timed timed = BenchReport.timeFrames(warmup, frames, i -> { }, i -> {
                 long seq = ch.tryClaim();
                 if (seq <= 0) {
                     throw new IllegalStateException("claim returned status " + seq + ": " + ch.snapshot());
@@ -55,13 +47,10 @@ final class ChannelApiCycle {
                 while (port.acknowledged() < seq) {
                     Thread.onSpinWait();
                 }
-                lat.record(System.nanoTime() - t0);
-            }
-            double alloc = BenchReport.perFrame(allocStart, BenchSupport.allocatedBytes(), frames);
+            });
             long[] verified = BenchReport.verifyLast(total, size,
                     s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
-            report.add(new BenchReport.LatencyRow("cycle-channel", "latency", "java-channel-api", size, frames, lat.percentiles(),
-                    verified[0], verified[1], alloc), verified[1]);
+            report.latency("cycle-channel", "java-channel-api", size, frames, timed, verified);
             sums.close();
         }
     }

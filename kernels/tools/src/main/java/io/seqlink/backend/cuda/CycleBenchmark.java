@@ -4,7 +4,6 @@ import io.seqlink.backend.Backend;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
-import io.seqlink.report.LatencyHistogram;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -89,30 +88,21 @@ public final class CycleBenchmark {
     private void cycle(Backend backend, int c, long size, boolean waitValue) {
         try (CycleRig r = new CycleRig(backend, producer, c, config.slots(), size)) {
             int frames = BenchReport.framesFor(config.frames(), size);
-            LatencyHistogram lat = new LatencyHistogram();
-            long total = (long) config.warmup() + frames;
-            long allocStart = 0;
             CudaStream cs = (CudaStream) r.cs;
-            for (long s = 1; s <= total; s++) {
-                if (s == config.warmup() + 1) {
-                    lat.reset();
-                    allocStart = BenchSupport.allocatedBytes();
-                }
-                if (waitValue) {
+            BenchReport.Timed timed = BenchReport.timeFrames(config.warmup(), frames, s -> {
+                if (waitValue) { // the consumer's steps queued ahead, behind a stream wait on the mirror
                     cs.waitValueAtLeast(r.mirror, ControlBlock.PUBLISH_SEQ, s);
                     r.consume(s, s, size, s);
                 }
-                long t0 = System.nanoTime();
+            }, s -> {
                 r.produce(s, size);
                 if (!waitValue) {
                     BenchSupport.awaitAtLeast(r.mirror, ControlBlock.PUBLISH_SEQ, s, "publish_seq mirror");
                     r.consume(s, s, size, s);
                 }
                 BenchSupport.awaitAtLeast(r.cmirror, ConsumerBlock.CONSUMED_SEQ, s, "consumed_seq mirror");
-                lat.record(System.nanoTime() - t0);
-            }
-            double alloc = BenchReport.perFrame(allocStart, BenchSupport.allocatedBytes(), frames);
-            report.latency(waitValue ? "wait-value" : "channel", size, frames, lat.percentiles(), r.verifyLast(total, size), alloc);
+            });
+            report.latency(waitValue ? "wait-value" : "channel", size, frames, timed, r.verifyLast((long) config.warmup() + frames, size));
         }
     }
 

@@ -12,7 +12,6 @@ import io.seqlink.backend.PublishKernel;
 import io.seqlink.bench.BenchWork;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
-import io.seqlink.report.LatencyHistogram;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -79,22 +78,11 @@ final class FloorRows {
         try (HandOffRig r = new HandOffRig(backend, settings.slots(), size)) {
             Floor f = new Floor(r);
             int n = BenchReport.framesFor(settings.frames(), size);
-            long total = (long) settings.warmup() + n;
-            LatencyHistogram lat = new LatencyHistogram();
-            long allocStart = 0;
-            for (long s = 1; s <= total; s++) {
-                if (s == settings.warmup() + 1) {
-                    lat.reset();
-                    allocStart = BenchSupport.allocatedBytes();
-                }
-                f.arm(s, s, size);
-                long t0 = System.nanoTime();
+            BenchReport.Timed timed = BenchReport.timeFrames(settings.warmup(), n, s -> f.arm(s, s, size), s -> {
                 f.produce(1, size);
                 BenchSupport.awaitAtLeast(f.cmirror, ConsumerBlock.CONSUMED_SEQ, s, "ack");
-                lat.record(System.nanoTime() - t0);
-            }
-            double alloc = BenchReport.perFrame(allocStart, BenchSupport.allocatedBytes(), n);
-            report.latency("floor", size, n, lat.percentiles(), r.verifyLast(total, size), alloc);
+            });
+            report.latency("floor", size, n, timed, r.verifyLast((long) settings.warmup() + n, size));
         }
     }
 

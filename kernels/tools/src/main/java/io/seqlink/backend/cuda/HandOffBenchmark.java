@@ -1,7 +1,6 @@
 package io.seqlink.backend.cuda;
 
 import io.seqlink.backend.Backend;
-import io.seqlink.report.LatencyHistogram;
 import jcuda.driver.CUevent;
 
 /**
@@ -78,15 +77,7 @@ public final class HandOffBenchmark {
         try (HandOffRig r = new HandOffRig(backend, settings.slots(), size)) {
             CUevent copied = r.newEvent();
             int n = BenchReport.framesFor(settings.frames(), size);
-            long total = (long) settings.warmup() + n;
-            LatencyHistogram lat = new LatencyHistogram();
-            long allocStart = 0;
-            for (long s = 1; s <= total; s++) {
-                if (s == settings.warmup() + 1) {
-                    lat.reset();
-                    allocStart = BenchSupport.allocatedBytes();
-                }
-                long t0 = System.nanoTime();
+            BenchReport.Timed timed = BenchReport.timeFrames(settings.warmup(), n, s -> { }, s -> {
                 CudaStream fillStream = twoStreams ? r.ps : r.cs;
                 (twoStreams ? r.pw : r.cw).fill(r.ring, r.g.payloadOffsetOf(s), size, s);
                 fillStream.copy(r.ring, r.g.payloadOffsetOf(s), r.local, r.g.payloadOffsetOf(s), size);
@@ -96,10 +87,8 @@ public final class HandOffBenchmark {
                 }
                 r.cw.checksum(r.local, r.g.payloadOffsetOf(s), size, r.results, 8 * (s % 1024));
                 r.cs.synchronize();
-                lat.record(System.nanoTime() - t0);
-            }
-            double alloc = BenchReport.perFrame(allocStart, BenchSupport.allocatedBytes(), n);
-            report.latency(twoStreams ? "naive-2s" : "naive-1s", size, n, lat.percentiles(), r.verifyLast(total, size), alloc);
+            });
+            report.latency(twoStreams ? "naive-2s" : "naive-1s", size, n, timed, r.verifyLast((long) settings.warmup() + n, size));
         }
     }
 

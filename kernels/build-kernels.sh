@@ -11,6 +11,9 @@
 #        ptx     the compute_90 PTX alone (tests read the instructions of the channel steps)
 #        native  a host program with device code (the sm_80/sm_90 SASS of it)
 #        host    a host program (no GPU code run)
+#   a fourth field ":json" marks a program that writes JSON with nlohmann/json (header-only): the header is
+#   looked for, or installed, by scripts/ensure-nlohmann-json.sh; without it such targets are skipped with
+#   one notice and the build goes on (their tests say the tool was not built).
 # A target is rebuilt when its output is older than its source or than any .cu/.cuh beside the source or
 # in an include directory. NVCC=/path/to/nvcc overrides the lookup (PATH, then /usr/local/cuda/bin).
 set -euo pipefail
@@ -32,10 +35,29 @@ fi
 
 sass=(-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90)
 built=()
+skipped=()
+json_include=
+json_checked=
 started=$(date +%s)
 for target in "$@"; do
-  IFS=: read -r kind src out <<<"$target"
+  IFS=: read -r kind src out needs <<<"$target"
   [ -f "$src" ] || { echo "[seqlink] no source $src for $kind target $out" >&2; exit 1; }
+  extra=()
+  if [ "${needs:-}" = json ]; then
+    if [ -z "$json_checked" ]; then
+      json_checked=1
+      json_include=$("$(dirname "$0")/../scripts/ensure-nlohmann-json.sh") || json_include=
+    fi
+    if [ -z "$json_include" ]; then
+      rm -f "$out"
+      skipped+=("$(basename "$out")")
+      continue
+    fi
+    # /usr/include is searched anyway (naming it again would break the C++ headers' #include_next)
+    [ "$json_include" = /usr/include ] || extra=(-isystem "$json_include")
+  elif [ -n "${needs:-}" ]; then
+    echo "[seqlink] unknown requirement '$needs' in $target" >&2; exit 1
+  fi
   if [ -f "$out" ] && [ -z "$(find "$src" "$(dirname "$src")" "${includes[@]}" -maxdepth 1 \( -name '*.cu' -o -name '*.cuh' \) \
       -newer "$out" 2>/dev/null | head -1)" ]; then
     continue
@@ -49,7 +71,7 @@ for target in "$@"; do
     *) echo "[seqlink] unknown target kind '$kind' in $target" >&2; exit 1 ;;
   esac
   log=$(mktemp)
-  if ! "$nvcc" -std=c++17 -O3 "${args[@]}" "${include_args[@]}" -I"$(dirname "$src")" -o "$out" "$src" >"$log" 2>&1; then
+  if ! "$nvcc" -std=c++17 -O3 "${args[@]}" "${include_args[@]}" ${extra[@]+"${extra[@]}"} -I"$(dirname "$src")" -o "$out" "$src" >"$log" 2>&1; then
     cat "$log" >&2
     rm -f "$log" "$out"
     echo "[seqlink] nvcc failed on $src ($kind, $("$nvcc" --version | tail -1 | sed 's/^Build //'))" >&2
@@ -60,4 +82,7 @@ for target in "$@"; do
 done
 if [ ${#built[@]} -gt 0 ]; then
   echo "[seqlink] nvcc built ${built[*]} in $(( $(date +%s) - started ))s"
+fi
+if [ ${#skipped[@]} -gt 0 ]; then
+  echo "[seqlink] skipped ${skipped[*]}: they write JSON with nlohmann/json, which is not installed (see above)"
 fi

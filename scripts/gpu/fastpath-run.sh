@@ -79,7 +79,7 @@ if want java; then
     > "$OUT/java-cycle.json" 2>> "$log"
 fi
 if want litmus; then
-  step litmus 60 "$bundle/native/seqlink-litmus" > "$OUT/litmus.json" 2>> "$log"
+  step litmus 180 "$bundle/native/seqlink-litmus" > "$OUT/litmus.json" 2>> "$log"
 fi
 if want junit; then
   step junit "${JUNIT_LIMIT:-200}" "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \

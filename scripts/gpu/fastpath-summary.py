@@ -12,6 +12,16 @@ out = sys.argv[1]
 lines = ["seqlink fast-path run summary", "", "steps:"] + ["  " + s for s in sys.argv[2:]]
 
 
+def num(x):
+    """A figure as a float: the tools write one they could not measure as null."""
+    return float("nan") if x is None else float(x)
+
+
+def div(a, b):
+    a, b = num(a), num(b)
+    return a / b if b else float("nan")
+
+
 def load(name):
     try:
         with open(os.path.join(out, name)) as f:
@@ -51,16 +61,17 @@ for size in sizes:
             if not base:
                 return "-"
             b = base["latency_us"]
-            return "%.2f / %.2f" % (l["p50"] / b["p50"], l["p99"] / b["p99"])
+            return "%.2f / %.2f" % (div(l["p50"], b["p50"]), div(l["p99"], b["p99"]))
 
         note = str(r.get("corrupt", "-"))
         if "early_wakes" in r:
             note += ", early wakes %s" % r["early_wakes"]
         if "alloc_bytes_per_frame" in r:
-            note += ", alloc %.1f B/frame" % r["alloc_bytes_per_frame"]
+            note += ", alloc %.1f B/frame" % num(r["alloc_bytes_per_frame"])
         if "forbidden" in r:
             note += ", FORBIDDEN in the product"
-        lines.append("  %-5s %-16s %8.2f %8.2f | %13s | %13s | %s" % (impl, r["mode"], l["p50"], l["p99"], ratio(naive), ratio(floor), note))
+        lines.append("  %-5s %-16s %8.2f %8.2f | %13s | %13s | %s" % (impl, r["mode"], num(l["p50"]), num(l["p99"]), ratio(naive),
+                                                                     ratio(floor), note))
     naive_t = find("C++", "naive-2s-async", "throughput", size)
     floor_t = find("C++", "floor-pipelined", "throughput", size)
     lines += ["", "throughput, %d B (GB/s; ratios to the C++ naive two-stream async loop and to the C++ pipelined floor)" % size,
@@ -68,9 +79,9 @@ for size in sizes:
     for impl, r in rows:
         if r.get("kind") != "throughput" or r.get("frame_bytes") != size:
             continue
-        g = r["gb_per_s"]
-        rn = "%.2f" % (g / naive_t["gb_per_s"]) if naive_t else "-"
-        rf = "%.2f" % (g / floor_t["gb_per_s"]) if floor_t else "-"
+        g = num(r["gb_per_s"])
+        rn = "%.2f" % div(g, naive_t["gb_per_s"]) if naive_t else "-"
+        rf = "%.2f" % div(g, floor_t["gb_per_s"]) if floor_t else "-"
         lines.append("  %-5s %-16s %5s %9.3f | %8s | %8s | %s" % (impl, r["mode"], r.get("batch", 1), g, rn, rf, r.get("corrupt", "-")))
     # Java / C++ for rows both have
     pairs = []
@@ -79,23 +90,27 @@ for size in sizes:
             c = find("C++", r["mode"], r["kind"], size)
             if c:
                 if r["kind"] == "latency":
-                    pairs.append("%s p50 %.2f" % (r["mode"], r["latency_us"]["p50"] / c["latency_us"]["p50"]))
+                    pairs.append("%s p50 %.2f" % (r["mode"], div(r["latency_us"]["p50"], c["latency_us"]["p50"])))
                 else:
-                    pairs.append("%s %.2f" % (r["mode"], c["gb_per_s"] / r["gb_per_s"]))
+                    pairs.append("%s %.2f" % (r["mode"], div(c["gb_per_s"], r["gb_per_s"])))
     if pairs:
         lines.append("  Java / C++ (latency p50 ratio; throughput C++/Java): " + "; ".join(pairs))
 
 bw = [r for r in cpp.get("results", []) if r.get("mode") == "bandwidth"]
 if bw:
-    lines += ["", "bandwidth (GB/s, copies count read + write; % of cudaMemcpyAsync D2D of the same size)"]
+    lines += ["", "bandwidth (GB/s, copies count read + write; % of cudaMemcpyAsync D2D of the same size; stream loop | as "
+              "graph nodes, the device's own time)"]
     ceiling = {r["frame_bytes"]: r["gb_per_s"] for r in bw if r["step"] == "memcpy-d2d"}
+    ceiling_graph = {r["frame_bytes"]: r.get("gb_per_s_graph") for r in bw if r["step"] == "memcpy-d2d"}
     for r in bw:
-        c = ceiling.get(r["frame_bytes"])
-        lines.append("  %-24s %10d B %9.1f GB/s %8.2f us/launch %6s" % (r["step"], r["frame_bytes"], r["gb_per_s"], r["us_per_launch"],
-                                                                      "%.0f%%" % (100 * r["gb_per_s"] / c) if c else "-"))
+        c, cg = ceiling.get(r["frame_bytes"]), ceiling_graph.get(r["frame_bytes"])
+        lines.append("  %-24s %10d B %9.1f GB/s %8.2f us/launch %6s | %9.1f GB/s %8.2f us/node %6s" % (
+            r["step"], r["frame_bytes"], num(r["gb_per_s"]), num(r["us_per_launch"]),
+            "%.0f%%" % (100 * div(r["gb_per_s"], c)) if c else "-", num(r.get("gb_per_s_graph")),
+            num(r.get("us_per_launch_graph")), "%.0f%%" % (100 * div(r.get("gb_per_s_graph"), cg)) if cg else "-"))
 for r in cpp.get("results", []):
     if r.get("mode") == "publish-cost":
-        lines.append("  publish cost: %-24s %.3f us per graph node" % (r["step"], r["us_per_node"]))
+        lines.append("  publish cost: %-24s %.3f us per graph node" % (r["step"], num(r["us_per_node"])))
 for r in cpp.get("results", []):
     if r.get("mode") in ("cancel", "cancel-race"):
         lines.append("")
@@ -105,11 +120,12 @@ if schemes:
     lines += ["", "the article's schemes"]
     for r in schemes:
         lines.append("  %-22s %9d rounds %8.3f GB/s p50 %8.2f us p99 %8.2f us timeouts %d corrupt %d" % (
-            r["scheme"], r["rounds"], r["gb_per_s"], r["latency_us"]["p50"], r["latency_us"]["p99"], r["timeouts"], r["corrupt"]))
+            r["scheme"], r["rounds"], num(r["gb_per_s"]), num(r["latency_us"]["p50"]), num(r["latency_us"]["p99"]), r["timeouts"],
+            r["corrupt"]))
 if lit.get("results"):
     lines += ["", "litmus (%s, %s pairs x %s trials)" % (lit.get("device"), lit.get("pairs"), lit.get("trials_per_pair"))]
     for r in lit["results"]:
-        lines.append("  %-28s %-9s trials %9d weak %7d timeouts %d %s" % (r["test"], r["expect"], r["trials"], r["weak"], r["timeouts"],
+        lines.append("  %-34s %-9s trials %9d weak %7d timeouts %d %s" % (r["test"], r["expect"], r["trials"], r["weak"], r["timeouts"],
                                                                          "" if r["ok"] else "<-- FAILED"))
 try:
     text = open(os.path.join(out, "junit.log"), errors="replace").read()
@@ -124,7 +140,7 @@ try:
     text = open(os.path.join(out, "sanitizer.log"), errors="replace").read()
     for m in re.findall(r"========= (ERROR SUMMARY: .*|RACECHECK SUMMARY: .*)", text):
         lines.append("sanitizer: " + m)
-    for m in re.findall(r'"check":"([^"]+)","ok":false', text):
+    for m in re.findall(r'"check":\s*"([^"]+)",\s*"ok":\s*false', text):
         lines.append("sanitizer check FAILED: " + m)
 except Exception as e:
     lines.append("sanitizer.log: %s" % e)

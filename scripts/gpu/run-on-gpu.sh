@@ -119,6 +119,9 @@ def load(name):
             return json.load(f)
     except Exception as e:
         return {"error": f"{name}: {e}"}
+def n(x):
+    # the C++ tools write a figure they could not measure as null
+    return float("nan") if x is None else x
 lines = ["seqlink GPU run summary", "", "steps:"] + ["  " + s for s in status]
 lv = load("launch-variants.json")
 if "results" in lv:
@@ -169,8 +172,9 @@ if ci or ji:
                   "  %-22s %9s %9s %9s %9s %9s %9s %8s" % ("scheme", "rounds", "GB/s", "p50 us", "p99 us", "p99.9 us", "reads/rnd", "timeouts")]
         for r in schemes:
             l = r["latency_us"]
-            lines.append("  %-22s %9d %9.3f %9.2f %9.2f %9.2f %9.1f %8d" % (r["scheme"], r["rounds"], r["gb_per_s"], l["p50"], l["p99"],
-                                                                      l["p999"], r["remote_reads_per_round"], r["timeouts"]))
+            lines.append("  %-22s %9d %9.3f %9.2f %9.2f %9.2f %9.1f %8d" % (r["scheme"], r["rounds"], n(r["gb_per_s"]), n(l["p50"]),
+                                                                      n(l["p99"]), n(l["p999"]), n(r["remote_reads_per_round"]),
+                                                                      r["timeouts"]))
     chan = [r for r in java.get("results", []) if r.get("mode") == "cycle-channel"]
     if chan:
         lines += ["", "cycle through the public channel API (Java)", "  %8s %9s %9s %9s" % ("bytes", "p50 us", "p99 us", "alloc/frm")]

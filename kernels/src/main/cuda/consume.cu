@@ -92,12 +92,14 @@ __device__ void finish_round(const ConsumeArgs& a, uint64_t from, uint64_t end, 
 
 // Takes frames from..to the launcher saw published. Each block's thread 0 does one ld.acquire.sys of
 // publish_seq and shares it (one cross-device read per block; a one-block launch, the usual case, makes
-// one per round). Blocks copy their share of the ready slots into the local ring; the last block
-// validates and writes counters and the descriptor.
+// one per round). Blocks copy their share of the ready slots, each up to its own value, into the local
+// ring; the last block clips the round to the smallest value any block acquired (no agreement round trip
+// before the copy: device::acquire_published's is for kernels that cannot clip), validates and writes
+// counters and the descriptor.
 extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeArgs a, uint64_t from, uint64_t to,
         uint64_t round) {
     const grid::RingShape r = device::ring_shape(a);
-    uint64_t published = device::acquire_published(a);
+    uint64_t published = device::detail::acquire_published_by_block(a);
     uint64_t end = min(to, published);
     if (a.local_ring != 0 && end >= from) {
         if (a.lapping) {
@@ -113,16 +115,15 @@ extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeA
         __shared__ uint64_t s_min;
         Scratch* scratch = reinterpret_cast<Scratch*>(a.scratch);
         if (threadIdx.x == 0) {
-            atomicMin(reinterpret_cast<unsigned long long*>(&scratch->min_published),
-                    static_cast<unsigned long long>(published));
+            atomicMin(reinterpret_cast<unsigned long long*>(&scratch->min_sequence), static_cast<unsigned long long>(published));
         }
         if (!grid::last_block_arrives(&scratch->arrivals)) {
             return;
         }
         if (threadIdx.x == 0) {
             // every block copied at least up to the smallest value any block acquired
-            s_min = ld_relaxed_sys(&scratch->min_published);
-            st_relaxed_sys(&scratch->min_published, ~0ull);
+            s_min = ld_relaxed_sys(&scratch->min_sequence);
+            st_relaxed_sys(&scratch->min_sequence, ~0ull);
         }
         __syncthreads();
         published = s_min;

@@ -13,13 +13,16 @@ namespace seqlink {
 constexpr int MAX_PUSH_TARGETS = 16;
 
 // Scratch words of one binding, in device memory of the device that runs the kernel (128 bytes,
-// zeroed at bind, min_published set to all ones). Used only by multi-block launches.
+// zeroed at bind, min_sequence set to all ones). Used only by multi-block launches; every launch leaves
+// them as it found them, so the next launch on the stream (stream order) starts from the same state.
 struct Scratch {
-    uint32_t arrivals;       // blocks that finished; the last one resets it to 0
-    uint32_t pad0;
-    uint64_t min_published;  // consume: the smallest publish_seq any block acquired; reset to ~0
-    uint64_t acc;            // checksum: XOR of the blocks' folds; reset to 0
-    uint64_t pad1[13];
+    uint32_t arrivals;        // blocks that finished; the last one resets it to 0
+    uint32_t acquired;        // device::acquire_published: blocks that took the grid's value; the last resets it
+    uint64_t min_sequence;    // the smallest sequence the blocks reached: the consume step's clip to the least
+                              // publish_seq a block acquired, acknowledge_at_end's ack; reset to ~0
+    uint64_t acc;             // checksum: XOR of the blocks' folds; reset to 0
+    uint64_t grid_published;  // device::acquire_published: 1 + the value the grid agreed on (0: none yet); reset to 0
+    uint64_t pad1[12];
 };
 static_assert(sizeof(Scratch) == 128, "Scratch is one 128-byte line");
 
@@ -36,7 +39,8 @@ struct PublishArgs {
     uint64_t max_batch;   //  56
     uint64_t push_count;  //  64: replicas in use
     uint64_t staging;     //  72: host-mapped ring of the same shape whose headers hold each frame's length
-                          //      (the publish step copies them into the ring); 0: the ring has them already
+                          //      (the publish step copies them into the ring); 0: the ring has them already,
+                          //      always 0 in the handles a user kernel gets (it writes them: set_length)
     uint64_t doorbells;   //  80: host-mapped ring of doorbell_count words; the publish writes word
                           //      s % doorbell_count = s for each frame s it publishes, so a consumer round
                           //      armed behind cuStreamWaitValue64(word >= s) starts when s is out, and the

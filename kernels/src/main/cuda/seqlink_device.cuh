@@ -7,9 +7,9 @@
 //                     publish_at_end(a, count): the one release-ordered publish of the batch, with the
 //                     stamps, writer_busy, doorbells and host mirror the channel's publish step writes.
 //   consumer kernel   begin with acquire_published(c) from every thread (thread 0 of each block makes
-//                     the one acquire read of publish_seq and shares it), read the frames up to the value
-//                     it returns, and end with acknowledge_at_end(c, last) from every thread when no
-//                     other step acknowledges.
+//                     the one acquire read of publish_seq; the blocks of a grid agree on one value), read
+//                     the frames up to the value it returns, and end with acknowledge_at_end(c, last)
+//                     from every thread when no other step acknowledges.
 //
 // `a` and `c` are the channel's handles, by value (seqlink::PublishArgs, seqlink::ConsumeArgs), as the
 // Java call that launches your kernel passes them. The shipped subset: publish_at_end serves channels
@@ -126,16 +126,45 @@ __device__ inline void publish_at_end(const PublishArgs& a, uint64_t count) {
 
 // ---- consumer ---------------------------------------------------------------------------------------
 
-// The consumer's first act: thread 0 of this block reads publish_seq ONCE with acquire ordering and
-// shares it through shared memory; the barrier hands the ordering to every thread, so each may then read
-// the frames up to the value returned. Call from every thread. Each block makes its own read: blocks of
-// one grid may see different values, each safe for the block that read it.
-__device__ inline uint64_t acquire_published(const ConsumeArgs& c) {
+namespace detail {
+
+// Thread 0 of this block reads publish_seq ONCE with acquire ordering and shares it through shared
+// memory; the barrier hands value and ordering to every thread of the block. The block's own value:
+// blocks of one grid may read different ones (the consume step copies to its own and clips the round to
+// the grid's minimum; a kernel that does not should call acquire_published).
+__device__ inline uint64_t acquire_published_by_block(const ConsumeArgs& c) {
     __shared__ uint64_t s_published;
     if (threadIdx.x == 0) {
         s_published = ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ));
     }
     __syncthreads();
+    return s_published;
+}
+
+}  // namespace detail
+
+// The consumer's first act, from every thread of every block: the grid's one value of publish_seq.
+// Thread 0 of each block reads publish_seq ONCE with acquire ordering; in a grid of more than one block
+// the blocks then agree on one of the values read (grid::first_value_of_grid over the handle's scratch
+// line), so every block takes the same frames and a sequence the kernel acknowledges was read by all of
+// it. A block whose own read saw less takes a value it did not acquire itself: its acq_rel swap orders
+// it after the winner's acquire read, and so after the publish that read synchronised with. The barrier
+// hands value and ordering to every thread of the block; thread 0 then counts the block as a taker (the
+// last resets the line) while the others go on. Once per launch; no block waits for another.
+__device__ inline uint64_t acquire_published(const ConsumeArgs& c) {
+    __shared__ uint64_t s_published;
+    Scratch* scratch = reinterpret_cast<Scratch*>(c.scratch);
+    if (threadIdx.x == 0) {
+        uint64_t published = ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ));
+        if (gridDim.x > 1) {
+            published = grid::first_value_of_grid(&scratch->grid_published, published);
+        }
+        s_published = published;
+    }
+    __syncthreads();
+    if (gridDim.x > 1 && threadIdx.x == 0) {
+        grid::took_first_value(&scratch->grid_published, &scratch->acquired);
+    }
     return s_published;
 }
 
@@ -157,11 +186,25 @@ __device__ __forceinline__ void acknowledge(uint64_t mirror, uint64_t sequence) 
 }
 
 // The consumer's last act when nothing else acknowledges: every thread of every block calls it after
-// its reads of the frames; the last block to arrive acknowledges `sequence`. A grid of more than one
-// block needs the handle's scratch line.
+// its reads of the frames, passing at most what acquire_published returned; the last block to arrive
+// acknowledges the SMALLEST sequence any block passed (with acquire_published's agreement they pass the
+// same one), so no frame is acknowledged that a block has not read. A grid of more than one block needs
+// the handle's scratch line.
 __device__ inline void acknowledge_at_end(const ConsumeArgs& c, uint64_t sequence) {
-    if (grid::sole_or_last_block(&reinterpret_cast<Scratch*>(c.scratch)->arrivals) && threadIdx.x == 0) {
-        acknowledge(c.mirror, sequence);
+    if (gridDim.x == 1) {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            acknowledge(c.mirror, sequence);
+        }
+        return;
+    }
+    Scratch* scratch = reinterpret_cast<Scratch*>(c.scratch);
+    unsigned long long* smallest = reinterpret_cast<unsigned long long*>(&scratch->min_sequence);
+    if (threadIdx.x == 0) {
+        atomicMin(smallest, static_cast<unsigned long long>(sequence));  // before this block's arrival (release)
+    }
+    if (grid::last_block_arrives(&scratch->arrivals) && threadIdx.x == 0) {
+        acknowledge(c.mirror, atomicExch(smallest, ~0ull));  // read and reset for the next launch
     }
 }
 

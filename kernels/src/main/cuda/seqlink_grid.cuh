@@ -63,6 +63,26 @@ __device__ __forceinline__ bool sole_or_last_block(uint32_t* arrivals) {
     return last_block_arrives(arrivals);
 }
 
+// The grid's one value: every block offers `mine` and gets back the value the FIRST block to get here
+// offered, so all blocks of the launch work on the same value. One atom.acq_rel.gpu compare-and-swap of
+// 1 + mine into *slot (0: empty): the winner's swap releases what it did before (an acquire read, say),
+// and a later block's failed swap acquires it. Thread 0 of EVERY block, once per launch, then
+// took_first_value (a block that skips either leaves the slot set); no block waits for another.
+__device__ __forceinline__ uint64_t first_value_of_grid(uint64_t* slot, uint64_t mine) {
+    const uint64_t seen = atom_cas_acq_rel_gpu_u64(slot, 0, mine + 1);
+    return seen == 0 ? mine : seen - 1;
+}
+
+// After this block's first_value_of_grid (same thread, program order): an acq_rel count of the blocks that
+// took the value; the last one resets slot and counter for the next launch (stream order), after every
+// block's swap. Separate so the rest of the block need not wait for this second round trip.
+__device__ __forceinline__ void took_first_value(uint64_t* slot, uint32_t* takers) {
+    if (atom_add_acq_rel_gpu_u32(takers, 1) == gridDim.x - 1) {
+        st_relaxed_sys(slot, 0);
+        st_relaxed_sys_u32(takers, 0);
+    }
+}
+
 // XOR of v over the block; the result is valid in thread 0. Call from every thread; may be called again
 // (the first barrier keeps a new call's writes behind the last call's read).
 __device__ inline uint64_t block_xor(uint64_t v) {

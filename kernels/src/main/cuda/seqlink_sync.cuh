@@ -3,8 +3,15 @@
 // Every cross-thread, cross-kernel or cross-device hand-off in seqlink goes through one of these, so
 // the ordering argument (docs/memory-model.md) can name the instruction at each edge and a driver or
 // compiler quirk is fixed in one place (the style of NCCL's and DeepEP's ptx helpers). Each helper
-// has a litmus test on the GPU (kernels/src/test/cuda/litmus.cu) that fails when its ordering is
-// taken away, so a weakening here shows there before it shows as a corrupt frame.
+// has a litmus test on the GPU (kernels/src/test/cuda/litmus.cu, run by OrderingLitmusGpuTest) that must
+// see no forbidden outcome, and a control with its ordering taken away. Asserted to fail on an H200, so
+// a weakening there shows before it shows as a corrupt frame: the removal of every acquire (ld_acquire_sys,
+// _u32, the reader's fence_acq_rel_sys / _gpu, the acquire of atom_cas_acq_rel_gpu_u64), of st_release_sys's
+// release, of the arrival counter's acq_rel, of the lock, and of the add's atomicity. Reported but not
+// shown to fail here: the removal of the other release writes (st_release_sys_u32, red_release_sys_add,
+// the fence before red_relaxed_sys_add, atom_add_release_sys: the same reordering as st_release_sys's,
+// rare, not yet measured for them), fence_sc_sys's store-buffering guarantee (never observed on an H200,
+// even with fence_acq_rel_sys: that test cannot fail there), and the host's side of the host edges (x86).
 //
 // Scopes: .sys = every thread of every device and the host (needed for peer GPUs and host-mapped
 // mirrors); .gpu = every thread of this device (enough for words only this device touches).
@@ -115,6 +122,17 @@ __device__ __forceinline__ uint64_t atom_add_relaxed_sys(uint64_t* p, uint64_t v
 __device__ __forceinline__ uint32_t atom_add_acq_rel_gpu_u32(uint32_t* p, uint32_t v) {
     uint32_t old;
     asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
+// Acquire-release compare-and-swap on a 64-bit word, device scope: how the blocks of one grid agree on a
+// value (device::acquire_published). The first block's swap publishes what it acquired before (release),
+// and a later block's failed swap returns that value with acquire ordering, so that block is ordered after
+// everything the first block's acquire read synchronised with.
+__device__ __forceinline__ uint64_t atom_cas_acq_rel_gpu_u64(uint64_t* p, uint64_t expected, uint64_t desired) {
+    uint64_t old;
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
     return old;
 }
 

@@ -66,7 +66,8 @@ int main() {
     FIELD(ConsumeArgs, max_batch);
     FIELD(ConsumeArgs, lapping);
     std::printf("args ConsumeArgs %zu\n", sizeof(ConsumeArgs));
-    FIELD(Scratch, min_published);
+    FIELD(Scratch, min_sequence);
+    FIELD(Scratch, grid_published);
     std::printf("args Scratch %zu\n", sizeof(Scratch));
     std::printf("args MAX_PUSH_TARGETS %d\n", MAX_PUSH_TARGETS);
 

@@ -1,13 +1,17 @@
 // bench_host.cuh: what the C++ comparator's modes share on the host: errors, the driver entry points
-// (fetched through the runtime, so the binary needs no libcuda at link time), the JSON result list,
-// percentiles, waits with a deadline, and the pattern's expected checksums.
+// (fetched through the runtime, so the binary needs no libcuda at link time), the JSON result list
+// (nlohmann/json: strings escaped, a non-finite figure written as null), percentiles, waits with a
+// deadline, and the pattern's expected checksums.
 #pragma once
 
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -100,14 +104,24 @@ inline bool checked(uint64_t s, uint64_t size) {
     return size <= 65536 || s % 16 == 0;
 }
 
-inline std::string results_json;
+// Members keep the order they are written in, as the Java side's records do.
+using Json = nlohmann::ordered_json;
+
+inline Json results_json = Json::array();
 inline bool all_ok = true;
 
-inline void add_result(const std::string& json) {
-    if (!results_json.empty()) results_json += ",\n    ";
-    results_json += json;
+inline void add_result(Json row) {
+    results_json.push_back(std::move(row));
 }
 
+// A figure rounded to `digits` decimals for the report (a non-finite one stays so: nlohmann writes null).
+inline double rounded(double x, int digits) {
+    if (!std::isfinite(x)) return x;
+    const double scale = std::pow(10.0, digits);
+    return std::round(x * scale) / scale;
+}
+
+// printf-style text for a string value (the JSON library escapes it).
 inline std::string fmt(const char* f, ...) {
     char buf[2048];
     va_list ap;
@@ -138,9 +152,16 @@ inline Percentiles percentiles(std::vector<double> v) {
     return p;
 }
 
-inline std::string latency_json(const Percentiles& p) {
-    return fmt("{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"p999\":%.3f,\"mean\":%.3f,\"min\":%.3f,\"max\":%.3f}", p.p50,
-            p.p90, p.p99, p.p999, p.mean, p.min, p.max);
+inline Json latency_json(const Percentiles& p) {
+    Json j;
+    j["p50"] = rounded(p.p50, 3);
+    j["p90"] = rounded(p.p90, 3);
+    j["p99"] = rounded(p.p99, 3);
+    j["p999"] = rounded(p.p999, 3);
+    j["mean"] = rounded(p.mean, 3);
+    j["min"] = rounded(p.min, 3);
+    j["max"] = rounded(p.max, 3);
+    return j;
 }
 
 // ---- host-side helpers ----------------------------------------------------------------------------

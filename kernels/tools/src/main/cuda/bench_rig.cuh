@@ -83,8 +83,9 @@ struct Rig {
         cmirror = reinterpret_cast<volatile uint64_t*>(mapped_alloc(256, &cmirror_dev));
         local = device_alloc<uint8_t>(slots * stride);
         consume_scratch = device_alloc<Scratch>(sizeof(Scratch));
-        RT(cudaMemset(&consume_scratch->min_published, 0xFF, 8));
+        RT(cudaMemset(&consume_scratch->min_sequence, 0xFF, 8));  // as the Java binding does
         fp_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        RT(cudaMemset(&fp_scratch->min_sequence, 0xFF, 8));
         checksum_scratch = device_alloc<Scratch>(sizeof(Scratch));
         folds = device_alloc<unsigned long long>(8 * fastpath::MAX_ROUND);
         results = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * fastpath::RESULT_WORDS, &results_dev));
@@ -155,6 +156,9 @@ struct Rig {
     uint64_t offset(uint64_t s) const { return ((s - 1) % slots) * stride; }
     uint64_t payload(uint64_t s) const { return addr(ring) + offset(s) + layout::SLOT_HEADER_BYTES; }
     int grid_for(uint64_t bytes) const { return blocks_for(bytes, 256 * 32, 8 * sms); }
+    // The consume step's grid as the Java binding sizes it (CudaConsumeKernel, KernelArgs.CONSUME_BYTES_PER_BLOCK):
+    // one block up to 32 KiB, above that a block per 8 KiB, at most two per SM.
+    int consume_grid(uint64_t bytes) const { return bytes <= 32 * 1024 ? 1 : blocks_for(bytes, 8 * 1024, 2 * sms); }
 
     // ---- producer side (current device: p) ----
 
@@ -205,7 +209,7 @@ struct Rig {
 
     // The channel's consumer side today: consume (copy), a checksum per frame (a device listener), ack.
     void consume_steps(uint64_t from, uint64_t to, uint64_t length, uint64_t round) {
-        seqlink_consume<<<blocks_for((to - from + 1) * stride, 32 * 1024, 2 * sms), 256, 0, cs>>>(ca, from, to, round);
+        seqlink_consume<<<consume_grid((to - from + 1) * stride), 256, 0, cs>>>(ca, from, to, round);
         LAUNCHED();
         for (uint64_t s = from; s <= to; s++) {
             checksum_local(s, length);

@@ -101,7 +101,7 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-std::string device_json(int p, int c) {
+Json device_json(int p, int c) {
     cudaDeviceProp pp{}, cp{};
     RT(cudaGetDeviceProperties(&pp, p));
     RT(cudaGetDeviceProperties(&cp, c));
@@ -112,11 +112,18 @@ std::string device_json(int p, int c) {
     RT(cudaGetDeviceCount(&count));
     int access = 1;
     if (p != c) RT(cudaDeviceCanAccessPeer(&access, c, p));
-    return fmt("{\"producer\":%d,\"consumer\":%d,\"producer_name\":\"%s\",\"consumer_name\":\"%s\",\"devices\":%d,"
-            "\"driver\":\"%d.%d\",\"runtime\":\"%d.%d\",\"same_device\":%s,\"peer_access\":%s,\"topology\":\"%s\"}",
-            p, c, pp.name, cp.name, count, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10,
-            p == c ? "true" : "false", access ? "true" : "false",
-            p == c ? "producer and consumer on two streams of one GPU" : "producer and consumer on two GPUs");
+    Json d;
+    d["producer"] = p;
+    d["consumer"] = c;
+    d["producer_name"] = pp.name;
+    d["consumer_name"] = cp.name;
+    d["devices"] = count;
+    d["driver"] = fmt("%d.%d", driver / 1000, (driver % 1000) / 10);
+    d["runtime"] = fmt("%d.%d", runtime / 1000, (runtime % 1000) / 10);
+    d["same_device"] = p == c;
+    d["peer_access"] = access != 0;
+    d["topology"] = p == c ? "producer and consumer on two streams of one GPU" : "producer and consumer on two GPUs";
+    return d;
 }
 
 }  // namespace
@@ -177,11 +184,23 @@ int main(int argc, char** argv) {
             }
         }
     }
-    std::printf("{\"tool\":\"seqlink-cycle-bench\",\"version\":2,\n  \"config\":{\"mode\":\"%s\",\"frames\":%llu,\"warmup\":%llu,"
-            "\"duration_s\":%.3f,\"slots\":%llu,\"depth\":%llu,\"batch\":%llu,\"threads\":%d,\"packet_bytes\":%llu},\n  \"device\":%s,\n"
-            "  \"ok\":%s,\n  \"results\":[\n    %s\n  ]}\n",
-            o.mode.c_str(), (unsigned long long)o.frames, (unsigned long long)o.warmup, o.duration_s, (unsigned long long)o.slots,
-            (unsigned long long)o.depth, (unsigned long long)o.batch, o.threads, (unsigned long long)o.packet,
-            device_json(p, c).c_str(), all_ok ? "true" : "false", results_json.c_str());
+    Json config;
+    config["mode"] = o.mode;
+    config["frames"] = o.frames;
+    config["warmup"] = o.warmup;
+    config["duration_s"] = o.duration_s;
+    config["slots"] = o.slots;
+    config["depth"] = o.depth;
+    config["batch"] = o.batch;
+    config["threads"] = o.threads;
+    config["packet_bytes"] = o.packet;
+    Json doc;
+    doc["tool"] = "seqlink-cycle-bench";
+    doc["version"] = 2;
+    doc["config"] = config;
+    doc["device"] = device_json(p, c);
+    doc["ok"] = all_ok;
+    doc["results"] = results_json;
+    std::printf("%s\n", doc.dump(2).c_str());
     return all_ok ? 0 : 1;
 }

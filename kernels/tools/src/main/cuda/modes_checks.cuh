@@ -2,7 +2,9 @@
 //
 //   bandwidth     each copying or checksumming step on one frame of 1, 16 and 64 MiB, launched back to back
 //                 and timed with events, against cudaMemcpyAsync of the same bytes (the measured ceiling;
-//                 copies count bytes read plus written); and the publish tail's GPU time (publish_cost)
+//                 copies count bytes read plus written); each also as the nodes of one graph, replayed: the
+//                 device's time per kernel without the host's launch rate, which bounds the stream loop at
+//                 1 MiB (about 4 us per launch); and the publish tail's GPU time (publish_cost)
 //   cancel        rounds armed on doorbells of frames nobody publishes, released by the host (a store of
 //                 each frame's own sequence into its doorbell): the time until the consumer stream is idle,
 //                 and that every released round took nothing and acknowledged nothing
@@ -44,8 +46,12 @@ inline void publish_cost(int p, int c) {
         RT(cudaEventSynchronize(stop));
         float ms = 0;
         RT(cudaEventElapsedTime(&ms, start, stop));
-        add_result(fmt("{\"mode\":\"publish-cost\",\"step\":\"%s\",\"nodes\":%d,\"us_per_node\":%.3f}", step, nodes * 5,
-                ms * 1e3 / (nodes * 5)));
+        Json row;
+        row["mode"] = "publish-cost";
+        row["step"] = step;
+        row["nodes"] = nodes * 5;
+        row["us_per_node"] = rounded(ms * 1e3 / (nodes * 5), 3);
+        add_result(std::move(row));
         cudaEventDestroy(start);
         cudaEventDestroy(stop);
         RT(cudaGraphExecDestroy(exec));
@@ -83,16 +89,38 @@ inline void bandwidth(const Options& o, int p, int c) {
         r.produce_steps(2, size);
         RT(cudaStreamSynchronize(r.ps));
         const int reps = size >= (64ull << 20) ? 10 : 40;
-        auto time = [&](const char* step, double bytes_per_launch, auto launch) {
-            launch(0);  // warm-up
+        auto elapsed_ms = [&](auto work) {
             RT(cudaEventRecord(start, r.cs));
-            for (int i = 0; i < reps; i++) launch(i);
+            work();
             RT(cudaEventRecord(stop, r.cs));
             RT(cudaEventSynchronize(stop));
             float ms = 0;
             RT(cudaEventElapsedTime(&ms, start, stop));
-            add_result(fmt("{\"mode\":\"bandwidth\",\"step\":\"%s\",\"frame_bytes\":%llu,\"launches\":%d,\"us_per_launch\":%.3f,"
-                    "\"gb_per_s\":%.1f}", step, (unsigned long long)size, reps, ms * 1e3 / reps, bytes_per_launch * reps / (ms * 1e-3) / 1e9));
+            return static_cast<double>(ms);
+        };
+        auto time = [&](const char* step, double bytes_per_launch, auto launch) {
+            launch(0);  // warm-up
+            const double ms = elapsed_ms([&] { for (int i = 0; i < reps; i++) launch(i); });
+            cudaGraph_t graph;
+            cudaGraphExec_t exec;
+            RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
+            for (int i = 0; i < reps; i++) launch(i);
+            RT(cudaStreamEndCapture(r.cs, &graph));
+            RT(cudaGraphInstantiate(&exec, graph, 0));
+            RT(cudaGraphLaunch(exec, r.cs));  // warm-up
+            const double graph_ms = elapsed_ms([&] { RT(cudaGraphLaunch(exec, r.cs)); });
+            RT(cudaGraphExecDestroy(exec));
+            RT(cudaGraphDestroy(graph));
+            Json row;
+            row["mode"] = "bandwidth";
+            row["step"] = step;
+            row["frame_bytes"] = size;
+            row["launches"] = reps;
+            row["us_per_launch"] = rounded(ms * 1e3 / reps, 3);
+            row["gb_per_s"] = rounded(bytes_per_launch * reps / (ms * 1e-3) / 1e9, 1);
+            row["us_per_launch_graph"] = rounded(graph_ms * 1e3 / reps, 3);
+            row["gb_per_s_graph"] = rounded(bytes_per_launch * reps / (graph_ms * 1e-3) / 1e9, 1);
+            add_result(std::move(row));
         };
         const uint64_t s_payload = layout::SLOT_HEADER_BYTES;
         time("memcpy-d2d", 2.0 * size, [&](int i) {
@@ -100,11 +128,12 @@ inline void bandwidth(const Options& o, int p, int c) {
                     cudaMemcpyDeviceToDevice, r.cs));
         });
         time("consume-step-copy", 2.0 * size, [&](int i) {
-            seqlink_consume<<<blocks_for(r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+            seqlink_consume<<<r.consume_grid(r.stride), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
             LAUNCHED();
         });
-        time("consume-step-copy-wide", 2.0 * size, [&](int i) {
-            seqlink_consume<<<blocks_for(r.stride, 8 * 1024, 8 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+        // the consume grid before 2026-12-02: a block per 32 KiB (32 blocks at 1 MiB), at most two per SM
+        time("consume-step-copy-32k", 2.0 * size, [&](int i) {
+            seqlink_consume<<<blocks_for(r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
             LAUNCHED();
         });
         time("pattern-checksum", 1.0 * size, [&](int i) {
@@ -164,10 +193,16 @@ inline void cancel_latency(const Options& o, int p, int c, int repeats = 200) {
     }
     const bool ok = hung == 0 && took == 0 && r.acked() == 0;
     if (!ok) all_ok = false;
-    add_result(fmt("{\"mode\":\"cancel\",\"armed_rounds\":%llu,\"repeats\":%d,\"cancel_to_idle_us\":%s,\"hung\":%llu,"
-            "\"rounds_that_took_frames\":%llu,\"acknowledged\":%llu,\"ok\":%s}", (unsigned long long)rounds, repeats,
-            latency_json(percentiles(lat)).c_str(), (unsigned long long)hung, (unsigned long long)took,
-            (unsigned long long)r.acked(), ok ? "true" : "false"));
+    Json row;
+    row["mode"] = "cancel";
+    row["armed_rounds"] = rounds;
+    row["repeats"] = repeats;
+    row["cancel_to_idle_us"] = latency_json(percentiles(lat));
+    row["hung"] = hung;
+    row["rounds_that_took_frames"] = took;
+    row["acknowledged"] = r.acked();
+    row["ok"] = ok;
+    add_result(std::move(row));
 }
 
 inline void cancel_race(const Options& o, int p, int c) {
@@ -224,9 +259,16 @@ inline void cancel_race(const Options& o, int p, int c) {
     for (uint64_t s = total > 1000 ? total - 1000 : 1; s <= total; s++) corrupt += r.result(s) != expected_checksum(s, size);
     const bool ok = !failed && hung == 0 && corrupt == 0 && r.acked() == total;
     if (!ok) all_ok = false;
-    add_result(fmt("{\"mode\":\"cancel-race\",\"frames\":%llu,\"cancels\":%llu,\"taken_unarmed_after_cancel\":%llu,\"hung\":%llu,\"corrupt\":%llu,"
-            "\"acknowledged\":%llu,\"ok\":%s}", (unsigned long long)total, (unsigned long long)cancels, (unsigned long long)rearms,
-            (unsigned long long)hung, (unsigned long long)corrupt, (unsigned long long)r.acked(), ok ? "true" : "false"));
+    Json row;
+    row["mode"] = "cancel-race";
+    row["frames"] = total;
+    row["cancels"] = cancels;
+    row["taken_unarmed_after_cancel"] = rearms;
+    row["hung"] = hung;
+    row["corrupt"] = corrupt;
+    row["acknowledged"] = r.acked();
+    row["ok"] = ok;
+    add_result(std::move(row));
 }
 
 }  // namespace harness

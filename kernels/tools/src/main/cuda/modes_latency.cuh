@@ -24,8 +24,24 @@
 
 namespace harness {
 
+// One latency row: the members every latency row has, then those of `extra`.
+inline void add_latency(const char* mode, uint64_t size, uint64_t frames, const std::vector<double>& lat, uint64_t verified,
+        uint64_t corrupt, const Json& extra) {
+    if (corrupt) all_ok = false;
+    Json row;
+    row["mode"] = mode;
+    row["kind"] = "latency";
+    row["frame_bytes"] = size;
+    row["frames"] = frames;
+    row["latency_us"] = latency_json(percentiles(lat));
+    row["verified"] = verified;
+    row["corrupt"] = corrupt;
+    row.update(extra);
+    add_result(std::move(row));
+}
+
 // Runs `total` frames; arm(s) is untimed work queued ahead of frame s, frame(s) issues it, done(s) waits
-// for it. Rows report latency percentiles, the checksums verified, and `extra` JSON fields.
+// for it. Rows report latency percentiles, the checksums verified, and the members `extra()` returns.
 template <typename Arm, typename Frame, typename Done, typename Extra>
 void latency_row(const Options& o, const char* mode, uint64_t size, Rig& r, Arm arm, Frame frame, Done done, Extra extra) {
     const uint64_t frames = frames_for(o, size);
@@ -50,14 +66,18 @@ void latency_row(const Options& o, const char* mode, uint64_t size, Rig& r, Arm 
             }
         }
     }
-    if (corrupt) all_ok = false;
-    add_result(fmt("{\"mode\":\"%s\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,\"corrupt\":%llu%s}", mode,
-            (unsigned long long)size, (unsigned long long)frames, latency_json(percentiles(lat)).c_str(), (unsigned long long)verified,
-            (unsigned long long)corrupt, extra().c_str()));
+    add_latency(mode, size, frames, lat, verified, corrupt, extra());
 }
 
 inline auto no_extra() {
-    return [] { return std::string(); };
+    return [] { return Json::object(); };
+}
+
+// One extra member.
+inline Json member(const char* name, Json value) {
+    Json j;
+    j[name] = std::move(value);
+    return j;
 }
 
 inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
@@ -112,10 +132,7 @@ inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
                 corrupt += r.results[0] != want;
             }
         }
-        if (corrupt) all_ok = false;
-        add_result(fmt("{\"mode\":\"naive-1s-graph\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"verified\":%llu,"
-                "\"corrupt\":%llu}", (unsigned long long)size, (unsigned long long)frames, latency_json(percentiles(lat)).c_str(),
-                (unsigned long long)(frames - corrupt), (unsigned long long)corrupt));
+        add_latency("naive-1s-graph", size, frames, lat, frames - corrupt, corrupt, Json::object());
         RT(cudaGraphExecDestroy(exec));
         RT(cudaGraphDestroy(graph));
     }
@@ -155,7 +172,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             to_producer();
             r.produce_steps(s, size);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return fmt(",\"early_wakes\":%llu", (unsigned long long)r.cmirror[layout::CONSUMER_EMPTY_POLLS / 8]);
+            return member("early_wakes", static_cast<uint64_t>(r.cmirror[layout::CONSUMER_EMPTY_POLLS / 8]));
         });
     }
     {
@@ -191,7 +208,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
                 r.consume_steps(s, s, size, s);  // keeps the row running; reported as unsupported below
             }
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return unsupported.empty() ? std::string() : fmt(",\"unsupported\":\"%s\"", unsupported.c_str());
+            return unsupported.empty() ? Json::object() : member("unsupported", unsupported);
         });
         if (exec) RT(cudaGraphExecDestroy(exec));
     }
@@ -205,7 +222,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             to_producer();
             r.produce_steps(s, size);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return fmt(",\"early_wakes\":%llu", (unsigned long long)r.empty_rounds());
+            return member("early_wakes", r.empty_rounds());
         });
     }
 }
@@ -234,7 +251,7 @@ inline void floor_latency(const Options& o, int p, int c, uint64_t size) {
             to_producer();
             r.produce_fused(1, size);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return fmt(",\"early_wakes\":%llu", (unsigned long long)r.empty_rounds());
+            return member("early_wakes", r.empty_rounds());
         });
     }
     {
@@ -251,7 +268,7 @@ inline void floor_latency(const Options& o, int p, int c, uint64_t size) {
             to_producer();
             r.produce_fused(1, size);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [] {
-            return std::string(",\"forbidden\":\"a consumer kernel that spins on another kernel's progress\"");
+            return member("forbidden", "a consumer kernel that spins on another kernel's progress");
         });
         to_consumer();
         RT(cudaStreamSynchronize(r.cs));
@@ -295,10 +312,7 @@ inline void memcpy_peer(const Options& o, int p, int c, uint64_t size) {
     LAUNCHED();
     RT(cudaStreamSynchronize(s));
     bool ok = *check == expected_checksum(7, size);
-    if (!ok) all_ok = false;
-    add_result(fmt("{\"mode\":\"memcpy-peer\",\"kind\":\"latency\",\"frame_bytes\":%llu,\"frames\":%llu,\"latency_us\":%s,\"gb_per_s\":%.3f,"
-            "\"verified\":%d,\"corrupt\":%d}", (unsigned long long)size, (unsigned long long)frames,
-            latency_json(percentiles(lat)).c_str(), n * (double)size / seconds / 1e9, ok ? 1 : 0, ok ? 0 : 1));
+    add_latency("memcpy-peer", size, frames, lat, ok ? 1 : 0, ok ? 0 : 1, member("gb_per_s", rounded(n * (double)size / seconds / 1e9, 3)));
     cudaFreeHost(check);
     cudaEventDestroy(ev);
     cudaStreamDestroy(s);

@@ -10,7 +10,12 @@ namespace harness {
 
 inline void check(const char* name, bool ok, const std::string& detail) {
     if (!ok) all_ok = false;
-    add_result(fmt("{\"mode\":\"sanitize\",\"check\":\"%s\",\"ok\":%s,\"detail\":\"%s\"}", name, ok ? "true" : "false", detail.c_str()));
+    Json row;
+    row["mode"] = "sanitize";
+    row["check"] = name;
+    row["ok"] = ok;
+    row["detail"] = detail;
+    add_result(std::move(row));
 }
 
 inline void sanitize_channel(int p, int c) {
@@ -146,38 +151,32 @@ inline void sanitize_fast_path(const Options& o, int p, int c) {
 }
 
 inline void sanitize_work(int p, int c) {
-    // the model kernels against host arithmetic with the same roundings
+    // the pipeline benchmark's kernels against host arithmetic (wrapping integer sums)
     RT(cudaSetDevice(c));
     const int n = 1000, rows = 37, cols = 53;
     uint64_t px_d, out_d, w_d, x_d, y_d;
     uint8_t* px = mapped_alloc(n, &px_d);
-    float* out = reinterpret_cast<float*>(mapped_alloc(4 * n, &out_d));
-    float* w = reinterpret_cast<float*>(mapped_alloc(4 * rows * cols, &w_d));
-    float* x = reinterpret_cast<float*>(mapped_alloc(4 * cols, &x_d));
-    float* y = reinterpret_cast<float*>(mapped_alloc(4 * rows, &y_d));
+    uint32_t* out = reinterpret_cast<uint32_t*>(mapped_alloc(4 * n, &out_d));
+    uint32_t* w = reinterpret_cast<uint32_t*>(mapped_alloc(4 * rows * cols, &w_d));
+    uint32_t* x = reinterpret_cast<uint32_t*>(mapped_alloc(4 * cols, &x_d));
+    uint64_t* y = reinterpret_cast<uint64_t*>(mapped_alloc(8 * rows, &y_d));
     for (int i = 0; i < n; i++) px[i] = static_cast<uint8_t>(i * 7);
-    for (int i = 0; i < rows * cols; i++) w[i] = (i % 17) * 0.37f - 2.1f;
-    for (int i = 0; i < cols; i++) x[i] = (i % 5) * 1.3f + 0.01f;
-    model_normalize<<<4, 256>>>(px_d, out_d, n, 0.485f, 0.229f);
-    model_matvec<<<1, 64>>>(w_d, x_d, y_d, rows, cols);
+    for (int i = 0; i < rows * cols; i++) w[i] = static_cast<uint32_t>(seqlink::pattern_mix(i));
+    for (int i = 0; i < cols; i++) x[i] = static_cast<uint32_t>(seqlink::pattern_mix(1000 + i));
+    pipeline_expand<<<4, 256>>>(px_d, out_d, n);
+    pipeline_infer<<<1, 64>>>(w_d, x_d, y_d, rows, cols);
     LAUNCHED();
     RT(cudaDeviceSynchronize());
     int bad = 0;
     for (int i = 0; i < n; i++) {
-        volatile float q = static_cast<float>(px[i]) / 255.0f;
-        volatile float d = q - 0.485f;
-        volatile float e = d / 0.229f;
-        if (std::memcmp(const_cast<float*>(&e), &out[i], 4) != 0) bad++;
+        if (out[i] != (static_cast<uint32_t>(px[i]) + 1u) * seqlink::bench::EXPAND_MULTIPLIER) bad++;
     }
     for (int r = 0; r < rows; r++) {
-        volatile float acc = 0.0f;
-        for (int k = 0; k < cols; k++) {
-            volatile float m = w[r * cols + k] * x[k];
-            acc = acc + m;
-        }
-        if (std::memcmp(const_cast<float*>(&acc), &y[r], 4) != 0) bad++;
+        uint64_t acc = 0;
+        for (int k = 0; k < cols; k++) acc += static_cast<uint64_t>(w[r * cols + k]) * x[k];
+        if (acc != y[r]) bad++;
     }
-    check("model-kernels", bad == 0, fmt("%d mismatching values", bad));
+    check("pipeline-kernels", bad == 0, fmt("%d mismatching values", bad));
     cudaFreeHost(px);
     cudaFreeHost(out);
     cudaFreeHost(w);

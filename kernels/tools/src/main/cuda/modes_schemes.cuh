@@ -73,16 +73,29 @@ inline void mode_scheme(const Options& o, int p, int c, const Scheme& sc, double
     };
     uint64_t timeouts = res->producer_timeouts + res->consumer_timeouts;
     if (res->corrupt) all_ok = false;
-    add_result(fmt("{\"mode\":\"scheme\",\"scheme\":\"%s\",\"slots\":%llu,\"threads\":%d,\"packet_bytes\":%llu,\"seconds\":%.4f,"
-            "\"rounds\":%llu,\"rounds_published\":%llu,\"gb_per_s\":%.4f,\"latency_us\":{\"p50\":%.3f,\"p99\":%.3f,\"p999\":%.3f},"
-            "\"remote_reads_per_round\":%.2f,\"timeouts\":%llu,\"producer_timeouts\":%llu,\"consumer_timeouts\":%llu,"
-            "\"corrupt\":%llu,\"topology\":\"%s\"}",
-            sc.name, (unsigned long long)sc.slots, o.threads, (unsigned long long)o.packet, seconds, (unsigned long long)rounds,
-            (unsigned long long)res->rounds_published, rounds * (double)o.threads * o.packet / seconds / 1e9, pct(0.5), pct(0.99),
-            pct(0.999), rounds ? res->remote_reads / (double)rounds : 0.0, (unsigned long long)timeouts,
-            (unsigned long long)res->producer_timeouts, (unsigned long long)res->consumer_timeouts, (unsigned long long)res->corrupt,
-            p == c ? "two streams of one GPU (globaltimer latencies exact)"
-                   : "two GPUs (latencies from unsynchronised globaltimers: approximate)"));
+    Json latency;
+    latency["p50"] = rounded(pct(0.5), 3);
+    latency["p99"] = rounded(pct(0.99), 3);
+    latency["p999"] = rounded(pct(0.999), 3);
+    Json row;
+    row["mode"] = "scheme";
+    row["scheme"] = sc.name;
+    row["slots"] = sc.slots;
+    row["threads"] = o.threads;
+    row["packet_bytes"] = o.packet;
+    row["seconds"] = rounded(seconds, 4);
+    row["rounds"] = rounds;
+    row["rounds_published"] = res->rounds_published;
+    row["gb_per_s"] = rounded(rounds * (double)o.threads * o.packet / seconds / 1e9, 4);
+    row["latency_us"] = latency;
+    row["remote_reads_per_round"] = rounded(rounds ? res->remote_reads / (double)rounds : 0.0, 2);
+    row["timeouts"] = timeouts;
+    row["producer_timeouts"] = res->producer_timeouts;
+    row["consumer_timeouts"] = res->consumer_timeouts;
+    row["corrupt"] = res->corrupt;
+    row["topology"] = p == c ? "two streams of one GPU (globaltimer latencies exact)"
+                             : "two GPUs (latencies from unsynchronised globaltimers: approximate)";
+    add_result(std::move(row));
     cudaStreamDestroy(cs);
     RT(cudaSetDevice(p));
     cudaStreamDestroy(ps);

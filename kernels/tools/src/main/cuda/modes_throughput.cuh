@@ -28,10 +28,18 @@ inline void throughput_result(const char* mode, uint64_t size, uint64_t total, d
         else corrupt++;
     }
     if (corrupt) all_ok = false;
-    add_result(fmt("{\"mode\":\"%s\",\"kind\":\"throughput\",\"frame_bytes\":%llu,\"frames\":%llu,\"batch\":%llu,\"seconds\":%.4f,\"frames_per_s\":%.1f,"
-            "\"gb_per_s\":%.3f,\"verified\":%llu,\"corrupt\":%llu}", mode, (unsigned long long)size, (unsigned long long)total,
-            (unsigned long long)(extra_batch ? extra_batch : 1), seconds, total / seconds, total * (double)size / seconds / 1e9,
-            (unsigned long long)verified, (unsigned long long)corrupt));
+    Json row;
+    row["mode"] = mode;
+    row["kind"] = "throughput";
+    row["frame_bytes"] = size;
+    row["frames"] = total;
+    row["batch"] = extra_batch ? extra_batch : 1;
+    row["seconds"] = rounded(seconds, 4);
+    row["frames_per_s"] = rounded(total / seconds, 1);
+    row["gb_per_s"] = rounded(total * (double)size / seconds / 1e9, 3);
+    row["verified"] = verified;
+    row["corrupt"] = corrupt;
+    add_result(std::move(row));
 }
 
 inline double seconds_since(Clock::time_point t0) {

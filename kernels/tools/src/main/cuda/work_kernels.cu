@@ -1,9 +1,29 @@
-// work_kernels.cu: the benchmarks' device work as user kernels (io.seqlink.bench.BenchWork binds them): the
-// frame pattern's fill and checksum and the sample-like model (sample_like_kernels.cuh), and the launch-path
-// no-ops LaunchVariantsBenchmark times.
+// work_kernels.cu: the benchmarks' device work as user kernels: the frame pattern's fill and checksum
+// (io.seqlink.backend.PatternKernels binds them; every module that uses them compiles these two entry points
+// over the runtime's shipped seqlink_pattern.cuh, since a shipped header defines no kernels), the pipeline
+// benchmark's workload (pipeline_kernels.cuh, io.seqlink.bench.PipelineKernels), and the launch-path no-ops
+// LaunchVariantsBenchmark times.
 #include <cstdint>
 
-#include "sample_like_kernels.cuh"
+#include "pipeline_kernels.cuh"
+#include "seqlink_pattern.cuh"
+
+extern "C" __global__ void pattern_fill(uint64_t dst, uint64_t length, uint64_t seed) {
+    seqlink::fill_pattern_grid(dst, length, seed);
+}
+
+extern "C" __global__ void __launch_bounds__(256) pattern_checksum(uint64_t src, uint64_t length, uint64_t out,
+        uint64_t scratch) {
+    seqlink::checksum_grid(src, length, out, scratch);
+}
+
+extern "C" __global__ void pipeline_expand(uint64_t src, uint64_t dst, uint32_t count) {
+    seqlink::bench::expand(src, dst, count);
+}
+
+extern "C" __global__ void pipeline_infer(uint64_t weights, uint64_t x, uint64_t y, uint32_t rows, uint32_t cols) {
+    seqlink::bench::infer(weights, x, y, rows, cols);
+}
 
 extern "C" __global__ void bench_noop() {
 }

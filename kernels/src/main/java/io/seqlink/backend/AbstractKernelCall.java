@@ -5,9 +5,11 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What every backend's {@link KernelCall} shares: the parameter kinds and their checks, the rule that
- * every parameter is set before the first launch, and the one-thread-at-a-time guard (an atomic
- * hand-over of ownership, never check-then-set). Subclasses write the values where their backend keeps
- * them and enqueue the launch.
+ * every parameter is set before the first launch, and the one-thread-at-a-time guard (ownership moves
+ * by compare-and-set, never check-then-set; it is given up by a launch, by {@link #handOver()}, and by
+ * any setter or launch that throws, so a refused argument never strands the call on its thread).
+ * Subclasses write the values where their backend keeps them and enqueue the launch; they are called
+ * by the owning thread only.
  */
 public abstract class AbstractKernelCall implements KernelCall {
 
@@ -52,58 +54,112 @@ public abstract class AbstractKernelCall implements KernelCall {
 
     @Override
     public final KernelCall pointer(int index, Memory memory, long offset) {
-        enter(index, KernelParam.POINTER);
-        Objects.requireNonNull(memory, "memory");
-        if (offset < 0 || offset > memory.bytes()) {
-            throw new IllegalArgumentException("offset " + offset + " of parameter " + index + " of kernel '" + kernel
-                    + "' is outside the " + memory.bytes() + " bytes of " + memory);
+        claim();
+        try {
+            check(index, KernelParam.POINTER);
+            Objects.requireNonNull(memory, "memory");
+            if (offset < 0 || offset > memory.bytes()) {
+                throw new IllegalArgumentException("offset " + offset + " of parameter " + index + " of kernel '" + kernel
+                        + "' is outside the " + memory.bytes() + " bytes of " + memory);
+            }
+            writePointer(index, memory, offset);
+            return set(index);
+        } catch (RuntimeException | Error ex) {
+            release();
+            throw ex;
         }
-        writePointer(index, memory, offset);
-        return set(index);
     }
 
     @Override
     public final KernelCall u64(int index, long value) {
-        enter(index, KernelParam.U64);
-        writeU64(index, value);
-        return set(index);
+        claim();
+        try {
+            check(index, KernelParam.U64);
+            writeU64(index, value);
+            return set(index);
+        } catch (RuntimeException | Error ex) {
+            release();
+            throw ex;
+        }
     }
 
     @Override
     public final KernelCall u32(int index, int value) {
-        enter(index, KernelParam.U32);
-        writeU32(index, value);
-        return set(index);
+        claim();
+        try {
+            check(index, KernelParam.U32);
+            writeU32(index, value);
+            return set(index);
+        } catch (RuntimeException | Error ex) {
+            release();
+            throw ex;
+        }
     }
 
     @Override
     public final KernelCall f32(int index, float value) {
-        enter(index, KernelParam.F32);
-        writeU32(index, Float.floatToRawIntBits(value));
-        return set(index);
+        claim();
+        try {
+            check(index, KernelParam.F32);
+            writeU32(index, Float.floatToRawIntBits(value));
+            return set(index);
+        } catch (RuntimeException | Error ex) {
+            release();
+            throw ex;
+        }
     }
 
     @Override
     public final KernelCall f64(int index, double value) {
-        enter(index, KernelParam.F64);
-        writeU64(index, Double.doubleToRawLongBits(value));
-        return set(index);
+        claim();
+        try {
+            check(index, KernelParam.F64);
+            writeU64(index, Double.doubleToRawLongBits(value));
+            return set(index);
+        } catch (RuntimeException | Error ex) {
+            release();
+            throw ex;
+        }
     }
 
     @Override
     public final KernelCall publishHandles(int index, PublishKernel publish) {
-        enter(index, KernelParam.PUBLISH_HANDLES);
-        Objects.requireNonNull(publish, "publish");
-        writePublishHandles(index, publish);
-        return set(index);
+        claim();
+        try {
+            check(index, KernelParam.PUBLISH_HANDLES);
+            Objects.requireNonNull(publish, "publish");
+            writePublishHandles(index, publish);
+            return set(index);
+        } catch (RuntimeException | Error ex) {
+            release();
+            throw ex;
+        }
     }
 
     @Override
     public final KernelCall consumeHandles(int index, ConsumeKernel consume) {
-        enter(index, KernelParam.CONSUME_HANDLES);
-        Objects.requireNonNull(consume, "consume");
-        writeConsumeHandles(index, consume);
-        return set(index);
+        claim();
+        try {
+            check(index, KernelParam.CONSUME_HANDLES);
+            Objects.requireNonNull(consume, "consume");
+            writeConsumeHandles(index, consume);
+            return set(index);
+        } catch (RuntimeException | Error ex) {
+            release();
+            throw ex;
+        }
+    }
+
+    @Override
+    public final KernelCall handOver() {
+        Thread me = Thread.currentThread();
+        Thread holder = owner.get();
+        if (holder != null && holder != me) {
+            throw new IllegalStateException("kernel call '" + kernel + "' is held by " + holder + ", not by " + me
+                    + ": only the thread that set its arguments can hand it over");
+        }
+        owner.compareAndSet(me, null);
+        return this;
     }
 
     @Override
@@ -123,12 +179,11 @@ public abstract class AbstractKernelCall implements KernelCall {
             }
             enqueue(blocks, threads);
         } finally {
-            owner.set(null);
+            release();
         }
     }
 
-    private void enter(int index, KernelParam kind) {
-        claim();
+    private void check(int index, KernelParam kind) {
         if (index < 0 || index >= params.length) {
             throw new IllegalArgumentException("kernel '" + kernel + "' has parameters 0 to " + (params.length - 1)
                     + ", not " + index);
@@ -144,7 +199,11 @@ public abstract class AbstractKernelCall implements KernelCall {
         return this;
     }
 
-    /** Takes the call for this thread, or fails naming the thread that holds it. */
+    /**
+     * Takes the call for this thread, or fails naming the thread that holds it. The hand-over is an
+     * atomic transition (a compare-and-set from "free"), and taking it after another thread released it
+     * sees every argument that thread set (the release is a volatile write, the take a volatile read).
+     */
     private void claim() {
         Thread me = Thread.currentThread();
         while (true) {
@@ -153,10 +212,16 @@ public abstract class AbstractKernelCall implements KernelCall {
                 return;
             }
             if (holder != null) {
-                throw new IllegalStateException("kernel call '" + kernel + "' is being set up by " + holder
-                        + ": set a call's arguments and launch it from one thread at a time (bind one call per thread)");
+                throw new IllegalStateException("kernel call '" + kernel + "' is held by " + holder + ", which set "
+                        + "arguments and has not launched it: one thread at a time sets a call's arguments and launches "
+                        + "it; a thread that sets arguments for another to launch (at bind time, say) ends with handOver()");
             }
         }
+    }
+
+    /** Gives the call up (the calling thread holds it: it has just claimed it). */
+    private void release() {
+        owner.set(null);
     }
 
     /** What a backend throws when a step's handles come from a step bound to another stream. */

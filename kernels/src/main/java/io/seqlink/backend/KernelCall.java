@@ -7,11 +7,24 @@ package io.seqlink.backend;
  * allocates; a launch only enqueues (the CUDA driver copies the arguments at the call, the emulated
  * backend keeps a copy for when its stream runs the twin).
  *
- * <p>Threading: one thread at a time. From the first setter until {@link #launch} returns, the call
- * belongs to the thread that set it; another thread that sets an argument or launches in that time gets
- * an {@link IllegalStateException} naming the rule. Arguments set once at bind time count as such a
- * set-up: launch from the thread that set them, or set them again where you launch. Use one binding per
- * thread, or serialise them (as {@link PatternKernels} does under its lock).
+ * <p>Threading: one thread at a time, enforced. A thread takes the call with its first setter (or
+ * {@link #launch}) and holds it until {@link #launch} returns, {@link #handOver()} gives it up, or one
+ * of its setters or launches throws; while it is held, another thread's setter or launch throws an
+ * {@link IllegalStateException} naming the holder and the rule. Ownership moves atomically, and a
+ * thread that takes a released call sees every argument set before the release. So the arguments that
+ * never change can be set where the call is bound and handed over to the thread that launches:
+ *
+ * <pre>{@code
+ * KernelCall take = consumerStream.bindKernel(module, "my_consume", CONSUME_HANDLES, U64, U64, POINTER)
+ *         .consumeHandles(0, consume).pointer(3, sums, 0)   // fixed: set once, at startup
+ *         .handOver();                                      // the launcher thread takes it from here
+ * // launcher thread, per round: only what changes
+ * take.u64(1, from).u64(2, to).launch(blocks, 256);
+ * }</pre>
+ *
+ * Several threads that launch the same call must serialise their set-and-launch sequences themselves
+ * (as {@link PatternKernels} does under its lock), or bind one call each. {@link #kernel()} and
+ * {@link #stream()} are safe from any thread.
  */
 public interface KernelCall {
 
@@ -48,9 +61,17 @@ public interface KernelCall {
     KernelCall consumeHandles(int index, ConsumeKernel consume);
 
     /**
+     * Gives the call up without launching it: the arguments keep their values, and the next thread to
+     * set one or launch takes the call (and sees them). Returns this call. A no-op when no thread holds
+     * it; an {@link IllegalStateException} when another thread does.
+     */
+    KernelCall handOver();
+
+    /**
      * Enqueues the kernel with {@code blocks} x {@code threads} (1 to 1024 threads). Every parameter
      * must have been set once; until then this throws {@link IllegalStateException} naming the first
-     * unset one, instead of launching with a null pointer (a sticky device fault).
+     * unset one, instead of launching with a null pointer (a sticky device fault). Gives the call up
+     * when it returns or throws.
      */
     void launch(int blocks, int threads);
 }

@@ -58,10 +58,16 @@ public interface KernelInvocation {
 
     /**
      * {@code seqlink::device::acquire_published(handles)} on the {@link KernelParam#CONSUME_HANDLES}
-     * argument: the one acquire read of the producer's {@code publish_seq}.
+     * argument: the one acquire read of the producer's {@code publish_seq}, made at the first call of the
+     * launch; every later call of the same launch returns the same value, as every block of a CUDA grid
+     * gets the value its blocks agreed on.
      */
     long acquirePublished(int index);
 
-    /** {@code seqlink::device::acknowledge_at_end(handles, sequence)} on the {@link KernelParam#CONSUME_HANDLES} argument. */
+    /**
+     * {@code seqlink::device::acknowledge_at_end(handles, sequence)} on the {@link KernelParam#CONSUME_HANDLES}
+     * argument: acknowledges, when the twin returns, the smallest sequence given in this launch (as the last
+     * block of a CUDA grid acknowledges the smallest any block passed); nothing when the twin throws.
+     */
     void acknowledge(int index, long sequence);
 }

@@ -1,9 +1,11 @@
 package io.seqlink.backend;
 
 /**
- * The {@link FramePattern} fill and checksum as user kernels on one stream: what tests, benchmarks and
- * the sample use to make and check frames on a device. A module that ships them compiles two entry
- * points over {@code seqlink_pattern.cuh} (shipped in the jar with the other device headers):
+ * The {@link FramePattern} fill and checksum as user kernels on one stream: what a service uses to write
+ * and check frames on a device (the sample's pipeline makes its synthetic images and end-to-end checksums
+ * with them; the tests and benchmarks too). A module that uses them compiles two entry points over
+ * {@code seqlink_pattern.cuh} (shipped in the jar with the other device headers; a shipped header defines
+ * no kernels, so each module writes these two lines itself):
  *
  * <pre>{@code
  * extern "C" __global__ void pattern_fill(uint64_t dst, uint64_t length, uint64_t seed) {

@@ -116,6 +116,13 @@ public final class TopologyVerifier {
     }
 
     /**
+     * How a {@code PEER_COPY} verdict's reason tells a Java user to keep the memory model's guarantee: pin the
+     * channel's transport. A layer with its own configuration (the Spring starter) replaces this phrase with
+     * its own setting when it shows the reason.
+     */
+    public static final String FORCE_HOST_STAGED = "ChannelSpec.Builder.transport(Transport.HOST_STAGED)";
+
+    /**
      * What a {@code PEER_COPY} verdict rests on, checked in the push direction (the producer writes the
      * replica in the consumer's memory, the consumer reads it). With native atomics there the CUDA memory
      * model makes the replica's 8-byte words atomic between the two devices; without them it promises that
@@ -130,7 +137,7 @@ public final class TopologyVerifier {
         }
         return "; the push direction " + producer + " -> " + consumer + " has no native atomics either: the replica's "
                 + "single-writer stores are outside the CUDA memory model's atomicity guarantee and rest on practice and the "
-                + "stamp check (force transport host-staged for the guarantee)";
+                + "stamp check (for the guarantee, set the channel's transport: " + FORCE_HOST_STAGED + ")";
     }
 
     /** Why a measurement fails the thresholds, or {@code null} when it passes. */

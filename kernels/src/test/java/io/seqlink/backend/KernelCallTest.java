@@ -120,7 +120,7 @@ class KernelCallTest {
         t.start();
         t.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(other.get()).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("from one thread at a time");
+                .hasMessageContaining("one thread at a time");
         call.u32(1, 1).f32(2, 0).launch(1, 1); // launching hands it back
         CountDownLatch done = new CountDownLatch(1);
         Thread next = new Thread(() -> {
@@ -133,36 +133,132 @@ class KernelCallTest {
         assertThat(seen).extracting(r -> r[0]).containsExactly(7L, 8L);
     }
 
+    /** Runs {@code body} on a thread of its own and returns what it threw (null: nothing). */
+    private static Throwable onAnotherThread(Runnable body) throws InterruptedException {
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable ex) {
+                thrown.set(ex);
+            }
+        }, "kernel-call-test-other");
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(t.isAlive()).as("the other thread finished").isFalse();
+        return thrown.get();
+    }
+
     @Test
-    void channelHandlesPublishAndAcknowledgeLikeTheChannelsSteps() {
+    void argumentsSetAtBindTimeAreHandedOverToTheThreadThatLaunches() throws Exception {
+        // the Spring shape: bind and set the fixed arguments at startup, launch on the launcher thread
+        KernelCall call = record().u32(1, 10).f32(2, 2.5f).handOver();
+        assertThat(onAnotherThread(() -> {
+            call.u64(0, 1).launch(1, 32);
+            call.u64(0, 2).launch(2, 32);
+        })).isNull();
+        assertThat(onAnotherThread(() -> call.u64(0, 3).launch(3, 32))).as("a third thread, after the launches").isNull();
+        stream.synchronize();
+        assertThat(seen).containsExactly(new long[] {1, 10, Float.floatToRawIntBits(2.5f), 1, 32},
+                new long[] {2, 10, Float.floatToRawIntBits(2.5f), 2, 32}, new long[] {3, 10, Float.floatToRawIntBits(2.5f), 3, 32});
+    }
+
+    @Test
+    void withoutAHandOverAnotherThreadIsRefusedWithTheFix() throws Exception {
+        KernelCall call = record().u32(1, 10).f32(2, 2.5f);
+        assertThat(onAnotherThread(() -> call.u64(0, 1).launch(1, 32))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is held by Thread[").hasMessageContaining("handOver()");
+        assertThat(onAnotherThread(call::handOver)).as("only the holder hands over").isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("only the thread that set its arguments can hand it over");
+        call.handOver().handOver(); // the holder may; a free call stays free
+        assertThat(onAnotherThread(() -> call.u64(0, 1).launch(1, 32))).isNull();
+    }
+
+    @Test
+    void aSetterOrLaunchThatThrowsLeavesTheCallFreeForAnyThread() throws Exception {
+        KernelCall call = record();
+        assertThatThrownBy(() -> call.u32(0, 1)).hasMessageContaining("declared U64, not U32");
+        assertThat(onAnotherThread(() -> call.u64(0, 5).handOver())).as("after a wrong kind").isNull();
+        assertThatThrownBy(() -> call.u64(7, 1)).hasMessageContaining("parameters 0 to 2, not 7");
+        assertThat(onAnotherThread(() -> call.u32(1, 6).handOver())).as("after a wrong index").isNull();
+        assertThatThrownBy(() -> call.launch(1, 1)).hasMessageContaining("parameter 2 (F32)").hasMessageContaining("never set");
+        try (DeviceBuffer small = device(0).allocate(128)) {
+            KernelCall store = stream.bindKernel(module, "store", KernelParam.POINTER, KernelParam.U64);
+            assertThatThrownBy(() -> store.pointer(0, small, 129)).hasMessageContaining("outside the 128 bytes");
+            assertThat(onAnotherThread(() -> store.pointer(0, small, 0).u64(1, 9).launch(1, 1))).as("after a bad offset").isNull();
+        }
+        assertThat(onAnotherThread(() -> call.f32(2, 7).launch(1, 1))).as("after a refused launch").isNull();
+        stream.synchronize();
+        assertThat(seen).containsExactly(new long[] {5, 6, Float.floatToRawIntBits(7f), 1, 1});
+    }
+
+    /** A pull channel on device 0 bound at the SPI: its publish step on {@link #stream}, its consume step on a stream of its own. */
+    private record PullChannel(RingGeometry g, MappedBuffer mirror, MappedBuffer consumerMirror, DeviceStream consumerStream,
+            PublishKernel publish, ConsumeKernel consume) {
+    }
+
+    private PullChannel pullChannel() {
         Device d = device(0);
         RingGeometry g = RingGeometry.of(8, 256);
         DeviceBuffer control = d.allocate(ControlBlock.BYTES);
         DeviceBuffer ring = d.allocate(g.ringBytes());
         MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
-        DeviceBuffer block = d.allocate(ConsumerBlock.BYTES);
         MappedBuffer consumerMirror = d.allocateMapped(ConsumerBlock.BYTES);
         DeviceStream consumerStream = d.newStream("user-consumer");
-        PublishKernel publish = stream.bindPublish(new PublishBinding(control, ring, g, mirror, 4, List.of()));
-        ConsumeKernel consume = consumerStream.bindConsume(new ConsumeBinding(control, ring, g, 4, null, block, consumerMirror, false));
+        return new PullChannel(g, mirror, consumerMirror, consumerStream,
+                stream.bindPublish(new PublishBinding(control, ring, g, mirror, 4, List.of())),
+                consumerStream.bindConsume(new ConsumeBinding(control, ring, g, 4, null, d.allocate(ConsumerBlock.BYTES), consumerMirror,
+                        false)));
+    }
 
-        stream.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64).publishHandles(0, publish)
+    @Test
+    void channelHandlesPublishAndAcknowledgeLikeTheChannelsSteps() {
+        Device d = device(0);
+        PullChannel ch = pullChannel();
+
+        stream.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64).publishHandles(0, ch.publish())
                 .u64(1, 3).launch(1, 32);
         stream.synchronize();
-        assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
-        consumerStream.bindKernel(module, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, consume).launch(1, 32);
-        consumerStream.synchronize();
-        assertThat(consumerMirror.getAcquire(ConsumerBlock.CONSUMED_SEQ)).isEqualTo(3);
+        assertThat(ch.mirror().getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
+        ch.consumerStream().bindKernel(module, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, ch.consume()).launch(1, 32);
+        ch.consumerStream().synchronize();
+        assertThat(ch.consumerMirror().getAcquire(ConsumerBlock.CONSUMED_SEQ)).isEqualTo(3);
 
         // handles of a step on another stream, and publish handles of a channel with push consumers, are refused
-        assertThatThrownBy(() -> consumerStream.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64)
-                .publishHandles(0, publish)).hasMessageContaining("must run on the channel's producer stream");
+        assertThatThrownBy(() -> ch.consumerStream().bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64)
+                .publishHandles(0, ch.publish())).hasMessageContaining("must run on the channel's producer stream");
         DeviceStream pushing = d.newStream("pushing-producer");
-        PublishKernel withReplica = pushing.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(g.ringBytes()),
-                g, d.allocateMapped(ControlBlock.BYTES), 4, List.of(new PublishBinding.PushTarget(
-                        device(1).allocate(ControlBlock.BYTES), device(1).allocate(g.ringBytes())))));
+        PublishKernel withReplica = pushing.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(ch.g().ringBytes()),
+                ch.g(), d.allocateMapped(ControlBlock.BYTES), 4, List.of(new PublishBinding.PushTarget(
+                        device(1).allocate(ControlBlock.BYTES), device(1).allocate(ch.g().ringBytes())))));
         assertThatThrownBy(() -> pushing.bindKernel(module, "publish", KernelParam.PUBLISH_HANDLES, KernelParam.U64)
                 .publishHandles(0, withReplica)).isInstanceOf(IllegalStateException.class).hasMessageContaining("push consumers");
+    }
+
+    @Test
+    void aLaunchSeesOnePublishedValueAndAcknowledgesTheSmallestSequenceItWasGivenAtItsEnd() {
+        // the CUDA grid's blocks agree on one publish_seq and the last block acknowledges the smallest
+        // sequence any block passed; the twin, one thread for the whole grid, must give the same answers
+        PullChannel ch = pullChannel();
+        List<Long> twice = new ArrayList<>();
+        KernelModule blocks = KernelModule.builder("blocks", KernelImage.ofResource("no/such/image.fatbin"))
+                .emulated("take", call -> {
+                    twice.add(call.acquirePublished(0));                 // "block 0"
+                    ch.publish().enqueue(2);                             // the producer moves on meanwhile
+                    twice.add(call.acquirePublished(0));                 // "block 1": the grid's value, not a new read
+                    call.acknowledge(0, twice.get(0));
+                    call.acknowledge(0, twice.get(0) - 1);               // a block that took less
+                    twice.add(ch.consumerMirror().getAcquire(ConsumerBlock.CONSUMED_SEQ)); // not yet: at the end
+                })
+                .build();
+        ch.publish().enqueue(3);
+        stream.synchronize();
+        ch.consumerStream().bindKernel(blocks, "take", KernelParam.CONSUME_HANDLES).consumeHandles(0, ch.consume()).launch(2, 32);
+        ch.consumerStream().synchronize();
+        stream.synchronize();
+        assertThat(twice).containsExactly(3L, 3L, 0L);
+        assertThat(ch.mirror().getAcquire(ControlBlock.PUBLISH_SEQ)).as("the producer did move on").isEqualTo(5);
+        assertThat(ch.consumerMirror().getAcquire(ConsumerBlock.CONSUMED_SEQ)).as("the smallest acknowledged").isEqualTo(2);
     }
 
     @Test

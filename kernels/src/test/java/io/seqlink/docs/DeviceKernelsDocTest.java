@@ -16,24 +16,13 @@ import org.junit.jupiter.api.Test;
  */
 class DeviceKernelsDocTest {
 
-    /** Four frames of 1000 bytes, byte i of frame s = (s + i) & 0xFF. */
-    static long expectedSum() {
-        long sum = 0;
-        for (long s = 1; s <= 4; s++) {
-            for (int i = 0; i < 1000; i++) {
-                sum += (s + i) & 0xFF;
-            }
-        }
-        return sum;
-    }
-
     @Test
     void theExampleRunsOnTheEmulatedBackend() {
         try (EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.allNvlink(1))) {
             DeviceKernelsExample.Outcome outcome = DeviceKernelsExample.run(backend);
             assertThat(outcome.published()).isEqualTo(4);
             assertThat(outcome.acknowledged()).isEqualTo(4);
-            assertThat(outcome.sum()).isEqualTo(expectedSum());
+            assertThat(outcome.sum()).isEqualTo(DeviceKernelsExample.expectedSum());
         }
     }
 

@@ -33,41 +33,53 @@ public final class DeviceKernelsExample {
     public record Outcome(long sum, long acknowledged, long published) {
     }
 
+    /** The example's kernels (src/test/cuda/device_kernels_example.cu, built into the test class path) and their twins. */
+    public static final KernelModule MODULE = KernelModule.builder("example",
+                    KernelImage.ofResource("io/seqlink/kernels/test/device-kernels-example.fatbin"))
+            .emulated("example_produce", call -> {             // the same bytes in Java, for the emulated backend
+                ByteBuffer ring = call.ring(0);
+                long first = call.firstUnpublished(0);
+                int count = (int) call.u64(1);
+                int length = (int) call.u64(2);
+                for (long s = first; s < first + count; s++) {
+                    int slot = call.slotOffset(0, s);
+                    for (int i = 0; i < length; i++) {
+                        ring.put(slot + SlotHeader.BYTES + i, (byte) (s + i));
+                    }
+                    ring.putLong(slot + SlotHeader.LENGTH, length);
+                }
+                call.publishAtEnd(0, count);
+            })
+            .emulated("example_consume", call -> {
+                long last = Math.min(call.u64(2), call.acquirePublished(0));
+                ByteBuffer ring = call.ring(0);
+                long sum = 0;
+                for (long s = call.u64(1); s <= last; s++) {
+                    int slot = call.slotOffset(0, s);
+                    for (int i = 0; i < ring.getLong(slot + SlotHeader.LENGTH); i++) {
+                        sum += ring.get(slot + SlotHeader.BYTES + i) & 0xFF;
+                    }
+                }
+                call.memory(3).putLong(call.offset(3), call.memory(3).getLong(call.offset(3)) + sum);
+                call.acknowledge(0, last);
+            })
+            .build();
+
     private DeviceKernelsExample() {
     }
 
-    public static Outcome run(Backend backend) {
-        KernelModule example = KernelModule.builder("example",
-                        KernelImage.ofResource("io/seqlink/kernels/test/device-kernels-example.fatbin"))
-                .emulated("example_produce", call -> {             // the same bytes in Java, for the emulated backend
-                    ByteBuffer ring = call.ring(0);
-                    long first = call.firstUnpublished(0);
-                    int count = (int) call.u64(1);
-                    int length = (int) call.u64(2);
-                    for (long s = first; s < first + count; s++) {
-                        int slot = call.slotOffset(0, s);
-                        for (int i = 0; i < length; i++) {
-                            ring.put(slot + SlotHeader.BYTES + i, (byte) (s + i));
-                        }
-                        ring.putLong(slot + SlotHeader.LENGTH, length);
-                    }
-                    call.publishAtEnd(0, count);
-                })
-                .emulated("example_consume", call -> {
-                    long last = Math.min(call.u64(2), call.acquirePublished(0));
-                    ByteBuffer ring = call.ring(0);
-                    long sum = 0;
-                    for (long s = call.u64(1); s <= last; s++) {
-                        int slot = call.slotOffset(0, s);
-                        for (int i = 0; i < ring.getLong(slot + SlotHeader.LENGTH); i++) {
-                            sum += ring.get(slot + SlotHeader.BYTES + i) & 0xFF;
-                        }
-                    }
-                    call.memory(3).putLong(call.offset(3), call.memory(3).getLong(call.offset(3)) + sum);
-                    call.acknowledge(0, last);
-                })
-                .build();
+    /** The sum the consumer kernel must find: four frames of 1000 bytes, byte i of frame s = (s + i) & 0xFF. */
+    public static long expectedSum() {
+        long sum = 0;
+        for (long s = 1; s <= 4; s++) {
+            for (int i = 0; i < 1000; i++) {
+                sum += (s + i) & 0xFF;
+            }
+        }
+        return sum;
+    }
 
+    public static Outcome run(Backend backend) {
         Device gpu = backend.device(0);
         RingGeometry geometry = RingGeometry.of(16, 4096);
         DeviceBuffer control = gpu.allocate(ControlBlock.BYTES);
@@ -82,11 +94,12 @@ public final class DeviceKernelsExample {
         ConsumeKernel consume = consumer.bindConsume(
                 new ConsumeBinding(control, ring, geometry, 4, null, block, consumerMirror, false));
 
-        KernelCall produce = producer.bindKernel(example, "example_produce",
+        KernelCall produce = producer.bindKernel(MODULE, "example_produce",
                 KernelParam.PUBLISH_HANDLES, KernelParam.U64, KernelParam.U64).publishHandles(0, publish);
-        KernelCall take = consumer.bindKernel(example, "example_consume",
+        KernelCall take = consumer.bindKernel(MODULE, "example_consume",
                 KernelParam.CONSUME_HANDLES, KernelParam.U64, KernelParam.U64, KernelParam.POINTER)
-                .consumeHandles(0, consume).pointer(3, sum, 0);
+                .consumeHandles(0, consume).pointer(3, sum, 0)  // the arguments that never change, set at the bind
+                .handOver();                                     // any thread may launch it now (a launcher's, say)
 
         produce.u64(1, 4).u64(2, 1000).launch(4, 256);  // frames 1..4, written and published by one kernel
         producer.synchronize();                          // (a launcher polls the mirror instead)

@@ -36,6 +36,8 @@ class ChannelStepOrderingTest {
         assertThat(count(consume, "fence.acq_rel.sys")).as("consume: the lapping fence").isEqualTo(1);
         assertThat(count(consume, "fence.sc")).as("consume: sc fences").isZero();
         assertThat(count(consume, ".release.")).as("consume: the mirror's round").isEqualTo(1);
+        assertThat(count(consume, "atom.acq_rel.gpu.global.cas")).as("consume: no agreement round trip before the copy "
+                + "(it clips to the blocks' minimum instead)").isZero();
 
         String ack = entries.get("seqlink_ack");
         assertThat(count(ack, "st.release.sys")).as("ack: one release store").isEqualTo(1);

@@ -71,7 +71,7 @@ class KernelLayoutContractTest {
         assertThat(HostCheck.value(l, "args", "ConsumeArgs.lapping")).isEqualTo(KernelArgs.CONSUME_LAPPING);
         assertThat(HostCheck.value(l, "args", "ConsumeArgs")).isEqualTo(KernelArgs.CONSUME_BYTES)
                 .isEqualTo(KernelHandles.CONSUME_BYTES);
-        assertThat(HostCheck.value(l, "args", "Scratch.min_published")).isEqualTo(KernelArgs.SCRATCH_MIN_PUBLISHED);
+        assertThat(HostCheck.value(l, "args", "Scratch.min_sequence")).isEqualTo(KernelArgs.SCRATCH_MIN_SEQUENCE);
         assertThat(HostCheck.value(l, "args", "Scratch")).isEqualTo(KernelArgs.SCRATCH_BYTES);
         assertThat(HostCheck.value(l, "args", "MAX_PUSH_TARGETS")).isEqualTo(KernelArgs.MAX_PUSH_TARGETS);
     }

@@ -6,54 +6,86 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Runs {@code seqlink-litmus} (src/test/cuda/litmus.cu): one litmus test per ordering helper of
- * seqlink_sync.cuh on the GPU. Every test that relies on an ordering sees no forbidden outcome, and the
- * control that removes the acquire (data read through the SM's incoherent L1) does see one, which proves
- * the tests can fail. Found at {@code -Dseqlink.litmus}, then {@code target/native/}.
+ * Runs {@code seqlink-litmus} (src/test/cuda/litmus.cu): a litmus test per ordering helper of
+ * seqlink_sync.cuh and per grid hand-off of seqlink_grid.cuh on the GPU, read through Jackson. Every row
+ * that relies on an ordering ({@code never}) sees no forbidden outcome, and every removal control this
+ * hardware is known to provoke ({@code must-fail}) sees one, which proves the tests can fail; those
+ * controls are named here, so a control that stops being run or stops being asserted fails the test too.
+ * Rows of kind {@code control} (removals not yet shown to fail here) and {@code practice} (outcomes the
+ * PTX model allows) are printed, not asserted. Found at {@code -Dseqlink.litmus}, then {@code target/native/}.
  */
 @Tag("gpu")
 class OrderingLitmusGpuTest {
 
-    private static final Pattern RESULT = Pattern.compile(
-            "\\{\"test\":\"([^\"]+)\",\"helpers\":\"[^\"]*\",\"expect\":\"([^\"]+)\",\"trials\":(\\d+),\"weak\":(\\d+),\"timeouts\":(\\d+),\"ok\":(true|false)}");
+    /** The removal controls that must see the weak outcome on an H200, and the rows each proves able to fail. */
+    private static final Map<String, List<String>> MUST_FAIL = Map.of(
+            "control-no-acquire", List.of("mp-release-acquire", "mp-red-release", "mp-publish-tail", "mp-atom-release", "mp-fence-sc"),
+            "control-no-release", List.of("mp-release-acquire", "mp-fence-sc", "mp-fence-fence"),
+            "control-no-acquire-u32", List.of("mp-release-acquire-u32", "mp-fence-fence-u32"),
+            "control-fence-no-reader-fence", List.of("mp-fence-fence"),
+            "control-fence-gpu-no-reader-fence", List.of("mp-fence-gpu"),
+            "control-cas-relaxed-reader", List.of("mp-cas-acq-rel"),
+            "control-arrival-relaxed", List.of("arrival-last-block"),
+            "control-grid-per-block-read", List.of("grid-agrees-on-published"),
+            "control-mutex-none", List.of("mutex-cas-acquire"),
+            "control-counted-plain", List.of("atomicity-counted-add"));
 
     @Test
     void everyOrderingHelperHoldsAndTheControlsShowTheTestsCanFail() throws Exception {
         Gpu.assumeDriver();
         String prop = System.getProperty("seqlink.litmus", "");
         Path bin = prop.isBlank() ? Path.of("target/native/seqlink-litmus") : Path.of(prop);
-        assumeTrue(Files.isExecutable(bin), bin + " was not built (no nvcc when the kernels module was built)");
-        Process p = new ProcessBuilder(bin.toString()).redirectErrorStream(false).start();
+        assumeTrue(Files.isExecutable(bin), bin + " was not built (no nvcc or no nlohmann/json when the kernels module was built)");
+        Process p = new ProcessBuilder(bin.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         byte[] out = p.getInputStream().readAllBytes();
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("seqlink-litmus finished").isTrue();
-        System.out.println(err);
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("seqlink-litmus finished").isTrue();
         String json = new String(out, StandardCharsets.UTF_8);
-        Matcher m = RESULT.matcher(json);
-        int tests = 0;
-        boolean mustFailSeen = false;
-        while (m.find()) {
-            tests++;
-            String name = m.group(1);
-            String expect = m.group(2);
-            long weak = Long.parseLong(m.group(4));
-            if (expect.equals("never")) {
-                assertThat(weak).as("%s: forbidden outcomes", name).isZero();
-                assertThat(Long.parseLong(m.group(3))).as("%s: trials", name).isPositive();
-            } else if (expect.equals("must-fail")) {
-                mustFailSeen = true;
-                assertThat(weak).as("%s: the control must see the weak outcome", name).isPositive();
+        JsonNode doc = JsonMapper.builder().build().readTree(json);
+
+        Map<String, JsonNode> rows = new HashMap<>();
+        List<String> table = new ArrayList<>();
+        for (JsonNode row : doc.path("results")) {
+            String name = row.path("test").asString();
+            rows.put(name, row);
+            long weak = row.path("weak").asLong();
+            long trials = row.path("trials").asLong();
+            table.add(String.format("%-36s %-9s %9d trials %8d weak %s", name, row.path("expect").asString(), trials, weak,
+                    row.path("note").asString("")));
+            switch (row.path("expect").asString()) {
+                case "never" -> {
+                    assertThat(weak).as("%s: forbidden outcomes", name).isZero();
+                    assertThat(trials).as("%s: trials", name).isPositive();
+                    assertThat(row.path("timeouts").asLong() * 100).as("%s: timeouts (at most 1%% of trials)", name)
+                            .isLessThanOrEqualTo(trials);
+                }
+                case "must-fail" -> assertThat(weak).as("%s: the control must see the weak outcome", name).isPositive();
+                case "control", "practice" -> {
+                    // reported: a removal not (yet) shown to fail here, or an outcome the model allows
+                }
+                default -> throw new AssertionError(name + ": unknown kind " + row.path("expect"));
             }
         }
-        assertThat(tests).as("litmus results in\n%s", json).isGreaterThanOrEqualTo(20);
-        assertThat(mustFailSeen).isTrue();
-        assertThat(p.exitValue()).as("seqlink-litmus exit status\n%s", err).isZero();
+        System.out.println(String.join("\n", table));
+        MUST_FAIL.forEach((control, proves) -> {
+            assertThat(rows).as("the control %s was run", control).containsKey(control);
+            assertThat(rows.get(control).path("expect").asString()).as("%s is asserted to fail", control).isEqualTo("must-fail");
+            List<String> removes = new ArrayList<>();
+            rows.get(control).path("removes").forEach(r -> removes.add(r.asString()));
+            assertThat(removes).as("the rows %s proves able to fail", control).containsExactlyInAnyOrderElementsOf(proves);
+            proves.forEach(row -> assertThat(rows).as("%s removes the ordering of %s, which ran", control, row).containsKey(row));
+        });
+        assertThat(doc.path("ok").asBoolean()).as("the litmus run's own verdict").isTrue();
+        assertThat(p.exitValue()).as("seqlink-litmus exit status").isZero();
     }
 }

@@ -10,6 +10,7 @@ import io.seqlink.backend.KernelImage;
 import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.KernelsMissingException;
+import io.seqlink.backend.StagedLengthsScenario;
 import io.seqlink.docs.DeviceKernelsExample;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,13 +29,17 @@ class UserKernelGpuTest {
             DeviceKernelsExample.Outcome outcome = DeviceKernelsExample.run(backend);
             assertThat(outcome.published()).isEqualTo(4);
             assertThat(outcome.acknowledged()).isEqualTo(4);
-            long expected = 0;
-            for (long s = 1; s <= 4; s++) {
-                for (int i = 0; i < 1000; i++) {
-                    expected += (s + i) & 0xFF;
-                }
-            }
-            assertThat(outcome.sum()).isEqualTo(expected);
+            assertThat(outcome.sum()).isEqualTo(DeviceKernelsExample.expectedSum());
+        }
+    }
+
+    @Test
+    void aKernelThatPublishesKeepsItsLengthsOnAChannelWithAStagingRing() {
+        try (Backend backend = Gpu.openBackend()) {
+            StagedLengthsScenario.Outcome outcome = StagedLengthsScenario.run(backend);
+            assertThat(outcome.lengths()).as("frames 1-4 from the kernel (set_length), 5 from the publish step's staging")
+                    .containsExactly(1000, 1000, 1000, 1000, StagedLengthsScenario.STAGED);
+            assertThat(outcome.sum()).isEqualTo(DeviceKernelsExample.expectedSum());
         }
     }
 

@@ -26,7 +26,9 @@ class PeerCopyStandingTest {
         assertThat(v.verdict()).isEqualTo(LinkClass.PEER_COPY);
         assertThat(v.push().nativeAtomics()).isFalse();
         assertThat(v.reason()).contains("push direction 0 -> 1 has no native atomics")
-                .contains("outside the CUDA memory model's atomicity guarantee").contains("host-staged");
+                .contains("outside the CUDA memory model's atomicity guarantee")
+                .contains("set the channel's transport: ChannelSpec.Builder.transport(Transport.HOST_STAGED)")
+                .as("the runtime names its Java API, never a Spring property").doesNotContain("seqlink.");
     }
 
     @Test

@@ -66,7 +66,10 @@ class StartupFailureAnalysisTests {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = FailureAnalysisTester.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("channel 'frames' needs link 0 -> 1")
-                            .contains("seqlink.topology.required-link-class").contains("peer-copy");
+                            .contains("seqlink.topology.required-link-class").contains("peer-copy")
+                            .as("the runtime's Java-API advice in the starter's terms")
+                            .contains("set the channel's transport: seqlink.channels.frames.transport=host-staged")
+                            .doesNotContain("ChannelSpec.Builder");
                     assertThat(analysis.getAction()).contains("seqlink.topology.required-link-class=peer-copy")
                             .contains("seqlink.topology.on-unsupported=fallback");
                 });

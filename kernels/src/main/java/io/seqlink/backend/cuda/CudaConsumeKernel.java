@@ -12,8 +12,9 @@ import jcuda.driver.JCudaDriver;
  * The consume step on the consumer's stream ({@code seqlink_consume}). Fixed arguments live in the
  * binding's parameter block; a round rewrites {@code from}, {@code to} and {@code round} only.
  *
- * <p>Copy mode sizes the grid from the round's bytes (one block up to 32 KiB, the usual case: one
- * cross-device acquire read per round); direct mode copies nothing and runs one block.
+ * <p>Copy mode sizes the grid from the round's bytes: one block up to 32 KiB (the usual case: one
+ * cross-device acquire read per round), above that a block per 8 KiB up to two per multiprocessor
+ * ({@link KernelArgs#CONSUME_BYTES_PER_BLOCK} says why); direct mode copies nothing and runs one block.
  */
 final class CudaConsumeKernel implements ConsumeKernel {
 
@@ -37,9 +38,9 @@ final class CudaConsumeKernel implements ConsumeKernel {
         long mirror = backend.own(b.mirror(), "mirror").at(0, ConsumerBlock.BYTES, "mirror");
         CudaDeviceBuffer scratch = (CudaDeviceBuffer) stream.cudaDevice().allocate(KernelArgs.SCRATCH_BYTES);
         try {
-            // min_published starts (and is reset to) all ones: atomicMin's identity
+            // min_sequence starts (and is reset to) all ones: atomicMin's identity (the step's clip, acknowledge_at_end)
             stream.context().bind();
-            Cu.check(JCudaDriver.cuMemcpyHtoD(NativePointers.devicePointer(scratch.address() + KernelArgs.SCRATCH_MIN_PUBLISHED),
+            Cu.check(JCudaDriver.cuMemcpyHtoD(NativePointers.devicePointer(scratch.address() + KernelArgs.SCRATCH_MIN_SEQUENCE),
                     Pointer.to(new long[] {-1L}), 8), "cuMemcpyHtoD", stream.context().ordinal(), "consume scratch");
             this.launch = new KernelLaunch(stream.context(), "seqlink_consume", KernelArgs.CONSUME_BYTES, 8, 8, 8);
         } catch (RuntimeException ex) {
@@ -86,7 +87,10 @@ final class CudaConsumeKernel implements ConsumeKernel {
         int blocks = 1;
         if (copyMode && to >= from) {
             long bytes = (to - from + 1) * stride;
-            blocks = (int) Math.max(1, Math.min(maxBlocks, (bytes + KernelArgs.BYTES_PER_BLOCK - 1) / KernelArgs.BYTES_PER_BLOCK));
+            if (bytes > KernelArgs.BYTES_PER_BLOCK) {
+                blocks = (int) Math.min(maxBlocks,
+                        (bytes + KernelArgs.CONSUME_BYTES_PER_BLOCK - 1) / KernelArgs.CONSUME_BYTES_PER_BLOCK);
+            }
         }
         launch.launch(stream.handle(), blocks, KernelArgs.BLOCK_THREADS);
     }

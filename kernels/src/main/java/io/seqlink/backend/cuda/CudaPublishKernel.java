@@ -92,10 +92,13 @@ final class CudaPublishKernel implements PublishKernel {
 
     /**
      * Copies this channel's publish handles ({@code PublishArgs}) into parameter {@code index} of a user
-     * kernel's block, for {@code seqlink::device::publish_at_end}.
+     * kernel's block, for {@code seqlink::device::publish_at_end}, without the staging ring: a kernel that
+     * publishes wrote its frames' lengths itself ({@code set_length}), and a length copied from the
+     * staging ring (what the host committed last into that slot) would overwrite them.
      */
     synchronized void copyHandles(ParamBlock dst, int index) {
         dst.view().put(dst.valueOffset(index), launch.params.view(), launch.params.valueOffset(0), KernelArgs.PUBLISH_BYTES);
+        dst.putStructWord(index, KernelArgs.PUBLISH_STAGING, 0);
     }
 
     @Override

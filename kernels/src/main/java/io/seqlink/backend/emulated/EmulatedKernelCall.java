@@ -9,6 +9,7 @@ import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishKernel;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * A user kernel bound to an emulated stream: each launch queues the kernel's Java twin with a copy of the
@@ -126,7 +127,9 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
                     device.access((EmulatedMemory) launch.refs[i], kernel());
                 }
             }
+            launch.begin();
             twin.run(launch);
+            launch.acknowledgeAtEnd();
         } finally {
             launch.queued = false;
         }
@@ -137,9 +140,28 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
 
         final long[] values = new long[kinds.length];
         final Object[] refs = new Object[kinds.length];
+        /** Per CONSUME_HANDLES argument: the grid's one acquired publish_seq (-1: not read yet in this launch). */
+        final long[] acquired = new long[kinds.length];
+        /** Per CONSUME_HANDLES argument: the smallest sequence acknowledged in this launch (-1: none). */
+        final long[] acknowledged = new long[kinds.length];
         int blocks;
         int threads;
         volatile boolean queued;
+
+        /** Before the twin runs: no read and no acknowledgement made yet in this launch. */
+        void begin() {
+            Arrays.fill(acquired, -1);
+            Arrays.fill(acknowledged, -1);
+        }
+
+        /** After the twin ran: each consumer's acknowledgement, the smallest it was given, once (the header's last block). */
+        void acknowledgeAtEnd() {
+            for (int i = 0; i < kinds.length; i++) {
+                if (acknowledged[i] >= 0) {
+                    ((EmulatedConsumeKernel) refs[i]).acknowledge(acknowledged[i]);
+                }
+            }
+        }
 
         @Override
         public String kernel() {
@@ -204,17 +226,26 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
 
         @Override
         public void publishAtEnd(int index, int count) {
-            ((EmulatedPublishKernel) ref(index, KernelParam.PUBLISH_HANDLES)).publish(count, kernel());
+            ((EmulatedPublishKernel) ref(index, KernelParam.PUBLISH_HANDLES)).publishAtEnd(count, kernel());
         }
 
         @Override
         public long acquirePublished(int index) {
-            return ((EmulatedConsumeKernel) ref(index, KernelParam.CONSUME_HANDLES)).acquirePublished(kernel());
+            EmulatedConsumeKernel consume = (EmulatedConsumeKernel) ref(index, KernelParam.CONSUME_HANDLES);
+            if (acquired[index] < 0) { // the one acquire read of the launch; every later call is another block
+                acquired[index] = consume.acquirePublished(kernel());
+            }
+            return acquired[index];
         }
 
         @Override
         public void acknowledge(int index, long sequence) {
-            ((EmulatedConsumeKernel) ref(index, KernelParam.CONSUME_HANDLES)).acknowledge(sequence);
+            ref(index, KernelParam.CONSUME_HANDLES);
+            if (sequence < 0) {
+                throw new IllegalArgumentException("kernel '" + kernel() + "': acknowledged sequence " + sequence
+                        + " is negative; pass at most what acquirePublished returned");
+            }
+            acknowledged[index] = acknowledged[index] < 0 ? sequence : Math.min(acknowledged[index], sequence);
         }
 
         private EmulatedSteps handles(int index) {

@@ -7,6 +7,7 @@ import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
 import io.seqlink.layout.SlotHeader;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The publish step in Java. Each memory effect uses the ordering the CUDA kernel gives it at the same
@@ -25,7 +26,7 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
     private final EmulatedMemory[] replicaRings;
     private final RingGeometry geometry;
     private final int maxBatch;
-    private final EmulatedMemory lengths;
+    private final @Nullable EmulatedMemory lengths;
 
     EmulatedPublishKernel(EmulatedStream stream, PublishBinding b) {
         this.stream = stream;
@@ -84,14 +85,23 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
     @Override
     public void run(EmulatedStream.Command c) {
         device.beforeLaunch("seqlink_publish");
-        publish((int) c.a, "seqlink_publish");
+        publish((int) c.a, "seqlink_publish", lengths);
     }
 
     /**
-     * The publish of the next {@code count} frames, in the running step's place in stream order: the
-     * publish step's body, and {@code seqlink::device::publish_at_end} inside a user kernel's twin.
+     * {@code seqlink::device::publish_at_end} inside a user kernel's twin: the publish of the next
+     * {@code count} frames, whose lengths the kernel wrote itself (the handles a user kernel gets name no
+     * staging ring, as on the CUDA backend).
      */
-    void publish(int count, String kernel) {
+    void publishAtEnd(int count, String kernel) {
+        publish(count, kernel, null);
+    }
+
+    /**
+     * The publish of the next {@code count} frames, in the running step's place in stream order, with
+     * their lengths copied from {@code staging} when it is not null (the publish step's staging ring).
+     */
+    private void publish(int count, String kernel, @Nullable EmulatedMemory staging) {
         if (count < 1 || count > maxBatch) {
             throw new IllegalArgumentException("count must be between 1 and maxBatch " + maxBatch + ", was " + count
                     + " (" + kernel + ")");
@@ -103,8 +113,8 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
         for (long s = first; s <= last; s++) {
             long offset = geometry.offsetOf(s);
             ring.setPlainWord(offset + SlotHeader.STAMP, s);
-            if (lengths != null) { // a plain read of pinned host memory the host wrote before the enqueue
-                ring.setPlainWord(offset + SlotHeader.LENGTH, lengths.getPlainWord(offset + SlotHeader.LENGTH));
+            if (staging != null) { // a plain read of pinned host memory the host wrote before the enqueue
+                ring.setPlainWord(offset + SlotHeader.LENGTH, staging.getPlainWord(offset + SlotHeader.LENGTH));
             }
         }
         for (int i = 0; i < replicaControls.length; i++) {

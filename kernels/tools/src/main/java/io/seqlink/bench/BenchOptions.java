@@ -77,8 +77,8 @@ record BenchOptions(
                   --max-consumers N              fan-out sweep up to N consumers (default devices-1; 4 streams on one GPU)
                   --fanout-bytes SIZE            frame size of the fan-out sweep (default 16K)
                   --pipeline-frames N            frames per pipeline run (default 500)
-                  --pipeline-pixels N            8-bit pixels per frame, normalised to float32 (default 50176 = 224x224)
-                  --pipeline-rows N              rows of the per-frame matrix-vector product (default 64)
+                  --pipeline-pixels N            8-bit pixels per frame, expanded to 32-bit words (default 50176 = 224x224)
+                  --pipeline-rows N              rows of the per-frame integer matrix-vector product (default 64)
                   --pipeline-read-mode M         direct|copy: how the consumer reads frames (default direct)
                   --copy-bytes SIZE              bytes per copy of the copy-bandwidth measurement (default 256M CUDA, 32M emulated)
                   --comparator PATH|none         the C++ comparator binary (default: $SEQLINK_CYCLE_BENCH,

@@ -2,6 +2,7 @@ package io.seqlink.bench;
 
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
@@ -37,7 +38,7 @@ final class ChannelCycleBench {
             ConsumerPort port = ch.consumer(env.consumer());
             sums = env.backend().device(env.consumer()).allocateMapped(8L * ChecksumListener.RESULT_WORDS);
             port.subscribeDevice(new ChecksumListener(size, sums));
-            ModelWork producerWork = BenchWork.on(ch.producerStream());
+            PatternKernels producerWork = BenchWork.on(ch.producerStream());
             Memory ring = ch.ring();
             LongSupplier acknowledged = port::acknowledged; // built once: a method reference per frame could allocate
             LatencyHistogram latency = new LatencyHistogram();
@@ -52,7 +53,7 @@ final class ChannelCycleBench {
                 }
                 long t0 = System.nanoTime();
                 long seq = claim(ch);
-                producerWork.fillPattern(ring, ch.payloadOffset(seq), size, seq);
+                producerWork.fill(ring, ch.payloadOffset(seq), size, seq);
                 ch.commitDevice((int) size);
                 ch.publish();
                 awaitDelivery(port);

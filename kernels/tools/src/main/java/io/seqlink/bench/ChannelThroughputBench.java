@@ -2,6 +2,7 @@ package io.seqlink.bench;
 
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
@@ -67,7 +68,7 @@ final class ChannelThroughputBench {
             ch = env.openChannel("batched", List.of(env.consumer()), size, env.slotsFor(size), ReadMode.COPY);
             ConsumerPort port = ch.consumer(env.consumer());
             port.subscribeDevice(NO_DEVICE_WORK);
-            BenchWork.on(ch.producerStream()).fillPattern(ch.ring(), 0, ch.spec().geometry().ringBytes(), 11); // never move zeros
+            BenchWork.on(ch.producerStream()).fill(ch.ring(), 0, ch.spec().geometry().ringBytes(), 11); // never move zeros
             ch.producerStream().synchronize();
             Pump pump = new Pump(ch, port, size, true);
             pump.run(env.warmupFor(size));
@@ -141,7 +142,7 @@ final class ChannelThroughputBench {
 
         /** Per frame: claim, fill kernel, commit, publish. */
         private long produce(long first, long last, AtomicReference<Throwable> failure) {
-            ModelWork work = BenchWork.on(ch.producerStream());
+            PatternKernels work = BenchWork.on(ch.producerStream());
             Memory ring = ch.ring();
             Progress progress = new Progress("producer of " + ch.name(), failure);
             long a0 = AllocationMeter.current();
@@ -155,7 +156,7 @@ final class ChannelThroughputBench {
                     throw new IllegalStateException("claim returned " + seq + " for frame " + s + ": " + ch.snapshot());
                 }
                 progress.moved();
-                work.fillPattern(ring, ch.payloadOffset(seq), size, seq);
+                work.fill(ring, ch.payloadOffset(seq), size, seq);
                 ch.commitDevice((int) size);
                 ch.publish();
             }

@@ -24,8 +24,9 @@ import tools.jackson.databind.JsonNode;
  *   scheme: {"mode":"scheme","scheme","slots","threads","packet_bytes","seconds","rounds","gb_per_s",
  *       "latency_us":{"p50","p99","p999"},"remote_reads_per_round","timeouts","corrupt","topology"}
  * </pre>
- * Unknown modes and members are ignored, so a newer comparator does not break the harness. Read with
- * Jackson; printf's {@code nan} and {@code inf} read as absent figures ({@link ReportJson#readPrintf}).
+ * Unknown modes and members are ignored, so a newer comparator does not break the harness. The comparator
+ * writes its document with nlohmann/json (a figure it could not measure is {@code null}); read here with
+ * Jackson, strictly ({@link ReportJson#read}), a {@code null} figure as NaN.
  */
 final class ComparatorReport {
 
@@ -47,7 +48,7 @@ final class ComparatorReport {
      * {@link IllegalArgumentException} (not the comparator's) naming the problem.
      */
     static ComparatorReport parse(String json) {
-        JsonNode root = ReportJson.readPrintf(json);
+        JsonNode root = ReportJson.read(json);
         if (!root.isObject() || !"seqlink-cycle-bench".equals(text(root, "tool", null))) {
             throw new IllegalArgumentException("not a seqlink-cycle-bench document (no \"tool\":\"seqlink-cycle-bench\")");
         }

@@ -32,7 +32,7 @@ final class CopyBench {
         try (DeviceBuffer from = backend.device(src).allocate(Alloc.lines(bytes));
                 DeviceBuffer to = backend.device(dst).allocate(Alloc.lines(bytes));
                 DeviceStream stream = backend.device(dst).newStream("bench-copy-bandwidth")) {
-            BenchWork.on(stream).fillPattern(from, 0, bytes, 1); // never time copies of zeros
+            BenchWork.on(stream).fill(from, 0, bytes, 1); // never time copies of zeros
             stream.copy(from, 0, to, 0, bytes);
             stream.synchronize();
             int repeats = repeatsFor(bytes);
@@ -72,7 +72,7 @@ final class CopyBench {
                 DeviceBuffer to = backend.device(c).allocate(Alloc.lines(size));
                 MappedBuffer sum = backend.device(c).allocateMapped(Alloc.lines(8));
                 DeviceStream stream = backend.device(c).newStream("bench-copy-sync")) {
-            BenchWork.on(stream).fillPattern(from, 0, size, 7);
+            BenchWork.on(stream).fill(from, 0, size, 7);
             stream.synchronize();
             LatencyHistogram latency = new LatencyHistogram();
             long allocBefore = -1;

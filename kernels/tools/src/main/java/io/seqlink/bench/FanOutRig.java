@@ -9,6 +9,7 @@ import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import io.seqlink.layout.ConsumerBlock;
@@ -32,7 +33,7 @@ final class FanOutRig implements AutoCloseable {
     final MappedBuffer mirror;
     final DeviceStream producerStream;
     final PublishKernel publish;
-    final ModelWork producerWork;
+    final PatternKernels producerWork;
     final List<Consumer> consumers = new ArrayList<>();
     private final List<AutoCloseable> memory = new ArrayList<>();
 
@@ -60,7 +61,7 @@ final class FanOutRig implements AutoCloseable {
 
     /** Producer side of frame {@code s}: pattern, length word, publish of one frame. */
     void produce(long s, long length) {
-        producerWork.fillPattern(ring, geometry.payloadOffsetOf(s), length, s);
+        producerWork.fill(ring, geometry.payloadOffsetOf(s), length, s);
         producerStream.writeValue(ring, geometry.offsetOf(s) + SlotHeader.LENGTH, length);
         publish.enqueue(1);
     }
@@ -88,7 +89,7 @@ final class FanOutRig implements AutoCloseable {
         final MappedBuffer sums;
         final ConsumeKernel consume;
         final AckKernel ack;
-        final ModelWork work;
+        final PatternKernels work;
 
         Consumer(Device d, int index) {
             this.index = index;

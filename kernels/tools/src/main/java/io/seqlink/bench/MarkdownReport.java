@@ -214,7 +214,8 @@ final class MarkdownReport {
             return;
         }
         sb.append("## Share of pipeline time spent in synchronisation\n\n");
-        sb.append("Normalise (producer) -> publish -> matvec + checksum (consumer) -> ack. ").append(rows.get(0).description())
+        sb.append("Expand (producer) -> publish -> integer matvec + checksum (consumer) -> ack: the shape of the sample's "
+                + "normalise -> matvec pipeline. ").append(rows.get(0).description())
                 .append(". Share = 1 - compute-only time / variant time; the fastest of ").append(PipelineBench.REPEATS)
                 .append(" interleaved runs each. The article measured 18% with locks and 2.1% lock-free on its 8-GPU pipeline; the "
                         + "share falls as the compute per frame grows, so the sync µs per frame is the portable figure.\n\n");

@@ -4,6 +4,7 @@ import io.seqlink.backend.Backend;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.channel.ConsumerPort;
@@ -19,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The sample-like pipeline, normalise -> publish -> matvec + checksum -> ack, run three ways over the
- * same kernels, memory and streams' devices:
+ * The sample-like pipeline, expand -> publish -> infer + checksum -> ack (the tools' own workload,
+ * {@link PipelineKernels}: the shape of the sample's normalise -> publish -> matvec, in integer arithmetic),
+ * run three ways over the same kernels, memory and streams' devices:
  * <ul>
  *   <li>{@code compute-only}: the producer's and the consumer's kernels enqueued flat out on two
  *       streams with no synchronisation at all (the frames race; only the time counts): the floor;</li>
@@ -34,8 +36,6 @@ import java.util.concurrent.atomic.AtomicReference;
 final class PipelineBench {
 
     static final int REPEATS = 3;
-    private static final float MEAN = 0.485f;
-    private static final float STD = 0.229f;
     private static final long PIXEL_SEED = 3;
 
     private final BenchEnvironment env;
@@ -64,8 +64,8 @@ final class PipelineBench {
                 best[1] = Math.min(best[1], rig.channelRun(frames)); // last, so its results are the ones checked
             }
             long corrupt = rig.corruptResults(expected);
-            String what = frames + " frames of " + pixels + " px (" + Units.bytes(frameBytes) + " float32), matvec " + rows + "x"
-                    + pixels + ", read mode " + readMode.name().toLowerCase(java.util.Locale.ROOT);
+            String what = frames + " frames of " + pixels + " px (" + Units.bytes(frameBytes) + " of 32-bit words), integer matvec "
+                    + rows + "x" + pixels + ", read mode " + readMode.name().toLowerCase(java.util.Locale.ROOT);
             List<Results.PipelineRow> rows = new ArrayList<>();
             rows.add(row("compute-only", "kernels only, no hand-off (floor); " + what, frames, best[0], best[0], 0));
             rows.add(row("channel", "seqlink channel hand-off, producer and consumer threads", frames, best[1], best[0], corrupt));
@@ -81,9 +81,9 @@ final class PipelineBench {
                 (nanos - floorNanos) / 1e3 / frames, corrupt);
     }
 
-    /** Weight {@code i}: a deterministic float in [-0.5, 0.5), never denormal (denormals slow a CPU down). */
-    static float weight(int i) {
-        return ((FramePattern.mix(i) >>> 40) / (float) (1L << 24)) - 0.5f;
+    /** Weight {@code i}: a deterministic 32-bit word. */
+    static int weight(int i) {
+        return (int) FramePattern.mix(i);
     }
 
     /** The consumer's device work per frame: y = W x, then the checksum of y. */
@@ -100,10 +100,11 @@ final class PipelineBench {
 
         @Override
         public void onFrames(DeviceFrames frames) {
-            ModelWork w = BenchWork.on(frames.stream());
+            PipelineKernels work = BenchWork.pipeline(frames.stream());
+            PatternKernels pattern = BenchWork.on(frames.stream());
             for (long s = frames.first(); s <= frames.last(); s++) {
-                w.matvec(weights, 0, frames.memory(), frames.payloadOffset(s), y, 0, rows, pixels);
-                w.checksum(y, 0, 4L * rows, sums, 8 * (s % ChecksumListener.RESULT_WORDS));
+                work.infer(weights, 0, frames.memory(), frames.payloadOffset(s), y, 0, rows, pixels);
+                pattern.checksum(y, 0, 8L * rows, sums, 8 * (s % ChecksumListener.RESULT_WORDS));
             }
         }
     }
@@ -133,13 +134,13 @@ final class PipelineBench {
             }
             source = own(backend.device(p).allocate(Alloc.lines(pixels)));
             weights = own(backend.device(c).allocate(Alloc.lines(4L * rows * pixels)));
-            y = own(backend.device(c).allocate(Alloc.lines(4L * rows)));
+            y = own(backend.device(c).allocate(Alloc.lines(8L * rows)));
             plainRing = own(backend.device(p).allocate(Alloc.lines(slots * frameBytes)));
             localRing = readMode == ReadMode.COPY ? own(backend.device(c).allocate(Alloc.lines(slots * frameBytes))) : null;
             sums = own(backend.device(c).allocateMapped(8L * ChecksumListener.RESULT_WORDS));
             ps = own(backend.device(p).newStream("bench-pipeline-producer"));
             cs = own(backend.device(c).newStream("bench-pipeline-consumer"));
-            BenchWork.on(ps).fillPattern(source, 0, pixels, PIXEL_SEED);
+            BenchWork.on(ps).fill(source, 0, pixels, PIXEL_SEED);
             uploadWeights();
             ps.synchronize();
             channel = env.openChannel("pipeline", List.of(c), frameBytes, slots, readMode);
@@ -157,30 +158,26 @@ final class PipelineBench {
             try (MappedBuffer staging = backend.device(c).allocateMapped(Alloc.lines(bytes))) {
                 ByteBuffer b = staging.byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
                 for (int i = 0; i < rows * pixels; i++) {
-                    b.putFloat(4 * i, weight(i));
+                    b.putInt(4 * i, weight(i));
                 }
                 cs.copy(staging, 0, weights, 0, bytes);
                 cs.synchronize();
             }
         }
 
-        /** The checksum of y computed on the host with the kernels' roundings (the emulated backend's arithmetic). */
+        /** The checksum of y computed on the host with the kernels' arithmetic (their Java twins'). */
         long expectedChecksum() {
             ByteBuffer px = ByteBuffer.allocate(pixels).order(ByteOrder.LITTLE_ENDIAN);
             FramePattern.fill(px, 0, pixels, PIXEL_SEED);
-            float[] x = new float[pixels];
-            for (int i = 0; i < pixels; i++) {
-                x[i] = ((px.get(i) & 0xFF) / 255f - MEAN) / STD;
+            ByteBuffer x = ByteBuffer.allocate(4 * pixels).order(ByteOrder.LITTLE_ENDIAN);
+            PipelineKernels.expand(px, 0, x, 0, pixels);
+            ByteBuffer w = ByteBuffer.allocate(4 * rows * pixels).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < rows * pixels; i++) {
+                w.putInt(4 * i, weight(i));
             }
-            ByteBuffer out = ByteBuffer.allocate(4 * rows).order(ByteOrder.LITTLE_ENDIAN);
-            for (int r = 0; r < rows; r++) {
-                float acc = 0f;
-                for (int k = 0; k < pixels; k++) {
-                    acc += weight(r * pixels + k) * x[k];
-                }
-                out.putFloat(4 * r, acc);
-            }
-            return FramePattern.checksum(out, 0, 4 * rows);
+            ByteBuffer out = ByteBuffer.allocate(8 * rows).order(ByteOrder.LITTLE_ENDIAN);
+            PipelineKernels.infer(w, 0, x, 0, out, 0, rows, pixels);
+            return FramePattern.checksum(out, 0, 8 * rows);
         }
 
         /** Results of the channel's last frames that differ from the host's (call right after a channel run). */
@@ -197,17 +194,16 @@ final class PipelineBench {
 
         double computeOnlyRun(int frames) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            ModelWork pw = BenchWork.on(ps);
-            ModelWork cw = BenchWork.on(cs);
+            PipelineKernels pw = BenchWork.pipeline(ps);
             Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (int i = 0; i < frames; i++) {
-                    pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
+                    pw.expand(source, 0, plainRing, (i % slots) * frameBytes, pixels);
                 }
                 ps.synchronize();
             }), "bench-pipeline-compute-producer");
             Thread consumer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (int i = 0; i < frames; i++) {
-                    consumeOne(cw, i);
+                    consumeOne(i);
                 }
                 cs.synchronize();
             }), "bench-pipeline-compute-consumer");
@@ -223,26 +219,25 @@ final class PipelineBench {
             return nanos;
         }
 
-        /** The consumer's work on frame {@code i} outside a channel: (copy,) matvec, checksum. */
-        private void consumeOne(ModelWork cw, int i) {
+        /** The consumer's work on frame {@code i} outside a channel: (copy,) infer, checksum. */
+        private void consumeOne(int i) {
             long offset = (i % slots) * frameBytes;
             Memory x = plainRing;
             if (localRing != null) {
                 cs.copy(plainRing, offset, localRing, offset, frameBytes);
                 x = localRing;
             }
-            cw.matvec(weights, 0, x, offset, y, 0, rows, pixels);
-            cw.checksum(y, 0, 4L * rows, sums, 8L * (i % ChecksumListener.RESULT_WORDS));
+            BenchWork.pipeline(cs).infer(weights, 0, x, offset, y, 0, rows, pixels);
+            BenchWork.on(cs).checksum(y, 0, 8L * rows, sums, 8L * (i % ChecksumListener.RESULT_WORDS));
         }
 
         double blockingRun(int frames) {
-            ModelWork pw = BenchWork.on(ps);
-            ModelWork cw = BenchWork.on(cs);
+            PipelineKernels pw = BenchWork.pipeline(ps);
             long t0 = System.nanoTime();
             for (int i = 0; i < frames; i++) {
-                pw.normalize(source, 0, plainRing, (i % slots) * frameBytes, pixels, MEAN, STD);
+                pw.expand(source, 0, plainRing, (i % slots) * frameBytes, pixels);
                 ps.synchronize();
-                consumeOne(cw, i);
+                consumeOne(i);
                 cs.synchronize();
             }
             return System.nanoTime() - t0;
@@ -253,7 +248,7 @@ final class PipelineBench {
             long first = channelSent + 1;
             long last = channelSent + frames;
             int batch = channel.spec().maxPublishBatch();
-            ModelWork pw = BenchWork.on(channel.producerStream());
+            PipelineKernels pw = BenchWork.pipeline(channel.producerStream());
             Memory ring = channel.ring();
             Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (long s = first; s <= last; s++) {
@@ -263,7 +258,7 @@ final class PipelineBench {
                     if (seq != s) {
                         throw new IllegalStateException("claim returned " + seq + " for frame " + s + ": " + channel.snapshot());
                     }
-                    pw.normalize(source, 0, ring, channel.payloadOffset(seq), pixels, MEAN, STD);
+                    pw.expand(source, 0, ring, channel.payloadOffset(seq), pixels);
                     channel.commitDevice((int) frameBytes);
                     channel.publish();
                 }

@@ -1,6 +1,5 @@
 package io.seqlink.report;
 
-import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.StreamReadFeature;
@@ -24,12 +23,6 @@ public final class ReportJson {
     private static final JsonMapper DECLARED = builder().build();
     /** snake_case names: the benchmark reports' style, the same as the C++ comparator's. */
     private static final JsonMapper SNAKE_CASE = builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
-    /**
-     * A non-finite number as printf's {@code %f} writes it ({@code nan}, {@code -nan}, {@code inf}), where a
-     * JSON value starts: the C++ comparator prints those for a degenerate figure.
-     */
-    private static final Pattern PRINTF_NON_FINITE = Pattern.compile("(?<=[:\\[,]\\s{0,16})[-+]?(?:nan|inf(?:inity)?)(?=\\s*[,}\\]])",
-            Pattern.CASE_INSENSITIVE);
 
     private ReportJson() {
     }
@@ -49,14 +42,12 @@ public final class ReportJson {
         return SNAKE_CASE.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
     }
 
-    /** Reads strict JSON; throws {@link JacksonException} naming the line and column of the problem. */
+    /**
+     * Reads strict JSON (what Jackson or the C++ tools' nlohmann/json wrote: a figure that was not measured
+     * is {@code null}); throws {@link JacksonException} naming the line and column of the problem.
+     */
     public static JsonNode read(String json) {
         return DECLARED.readTree(json);
-    }
-
-    /** Reads what a C program printed: its {@code nan} and {@code inf} values read as {@code null}, the rest strictly. */
-    public static JsonNode readPrintf(String json) {
-        return read(PRINTF_NON_FINITE.matcher(json).replaceAll("null"));
     }
 
     /** A member as a double: NaN when absent, null or not a number. */

@@ -1,9 +1,9 @@
 package io.seqlink.bench;
 
 /**
- * A document in the format {@code seqlink-cycle-bench} prints (its header comment and its printf
- * formats in {@code kernels/tools/src/main/cuda/cycle_bench.cu}): one result of every mode, including a
- * {@code nan} as printf writes it for a degenerate value.
+ * A document in the format {@code seqlink-cycle-bench} prints (its header comment and the members its
+ * modes write through nlohmann/json in {@code kernels/tools/src/main/cuda/}): one result of every mode,
+ * including a degenerate figure, which nlohmann/json writes as {@code null}.
  */
 final class ComparatorFixture {
 
@@ -18,7 +18,7 @@ final class ComparatorFixture {
                 {"mode":"throughput","frame_bytes":16384,"frames":8000,"seconds":0.1092,"frames_per_s":73260.1,"gb_per_s":1.200,"verified":1024,"corrupt":0},
                 {"mode":"memcpy-peer","frame_bytes":16384,"frames":2000,"latency_us":{"p50":9.400,"p90":10.000,"p99":16.900,"p999":20.000,"mean":9.600,"min":8.000,"max":30.000},"gb_per_s":4.000,"verified":1,"corrupt":0},
                 {"mode":"scheme","scheme":"lock-free-counter","slots":1,"threads":256,"packet_bytes":64,"seconds":2.0000,"rounds":234602,"rounds_published":234602,"gb_per_s":1.9219,"latency_us":{"p50":4.096,"p99":4.608,"p999":4.608},"remote_reads_per_round":2060.00,"timeouts":0,"producer_timeouts":0,"consumer_timeouts":0,"corrupt":0,"topology":"two streams of one GPU (globaltimer latencies exact)"},
-                {"mode":"scheme","scheme":"mutex-spin","slots":1,"threads":256,"packet_bytes":64,"seconds":2.0000,"rounds":0,"rounds_published":0,"gb_per_s":nan,"latency_us":{"p50":0.000,"p99":0.000,"p999":0.000},"remote_reads_per_round":0.00,"timeouts":2,"producer_timeouts":1,"consumer_timeouts":1,"corrupt":0,"topology":"two streams of one GPU (globaltimer latencies exact)"},
+                {"mode":"scheme","scheme":"mutex-spin","slots":1,"threads":256,"packet_bytes":64,"seconds":2.0000,"rounds":0,"rounds_published":0,"gb_per_s":null,"latency_us":{"p50":0.000,"p99":0.000,"p999":0.000},"remote_reads_per_round":0.00,"timeouts":2,"producer_timeouts":1,"consumer_timeouts":1,"corrupt":0,"topology":"two streams of one GPU (globaltimer latencies exact)"},
                 {"mode":"sanitize","check":"cycle","ok":true,"detail":"64 B x 12 frames, 0 corrupt"}
               ]}
             """;

@@ -52,16 +52,13 @@ class ReportJsonTest {
     }
 
     @Test
-    void isStrictUnlessAskedToTolerateNan() {
+    void isStrict() {
         assertThatThrownBy(() -> ReportJson.read("[nan]")).isInstanceOf(JacksonException.class);
         assertThatThrownBy(() -> ReportJson.read("[1,]")).isInstanceOf(JacksonException.class);
         assertThatThrownBy(() -> ReportJson.read("{\"a\":1} x")).isInstanceOf(JacksonException.class);
         assertThatThrownBy(() -> ReportJson.read("[01]")).isInstanceOf(JacksonException.class);
-        JsonNode lenient = ReportJson.readPrintf("[nan, -nan, inf, -inf]");
-        assertThat(lenient.size()).isEqualTo(4);
-        assertThat(ReportJson.number(ReportJson.readPrintf("{\"gb_per_s\":nan}"), "gb_per_s")).isNaN();
-        // only values: a word inside a string is left alone
-        assertThat(ReportJson.readPrintf("{\"s\":\"inf, nan\"}").path("s").asString()).isEqualTo("inf, nan");
+        // a figure the C++ tools could not measure is null (nlohmann/json writes NaN so): read as NaN
+        assertThat(ReportJson.number(ReportJson.read("{\"gb_per_s\":null}"), "gb_per_s")).isNaN();
     }
 
     @Test

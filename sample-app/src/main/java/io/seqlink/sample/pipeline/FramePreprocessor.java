@@ -4,7 +4,6 @@ import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
-import io.seqlink.bench.ModelWork;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.PublishChannel;
 import java.time.Duration;
@@ -36,7 +35,7 @@ public final class FramePreprocessor implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final PublishChannel frames;
     private final DeviceStream stream;
-    private final ModelWork work;
+    private final SampleWork work;
     private final Memory ring;
     private final DeviceBuffer image;
     private final int pixels;
@@ -54,7 +53,7 @@ public final class FramePreprocessor implements AutoCloseable {
     FramePreprocessor(PublishChannel frames, Device producer, PipelineProperties props, PipelineStatistics stats) {
         this.frames = frames;
         this.stream = frames.producerStream();
-        this.work = new ModelWork(stream, SampleKernels.MODULE);
+        this.work = new SampleWork(stream);
         this.ring = frames.ring();
         this.pixels = props.pixels();
         this.frameBytes = FrameLayout.frameBytes(pixels);

@@ -5,7 +5,6 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
-import io.seqlink.bench.ModelWork;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.PublishChannel;
@@ -56,7 +55,7 @@ final class InferenceLane implements AutoCloseable {
     private final PipelineStatistics.DeviceStatistics stats;
 
     // launcher thread of this device
-    private ModelWork work;
+    private SampleWork work;
     private DeviceStream workStream;
     private long lastFrame;
     private long records;
@@ -97,7 +96,7 @@ final class InferenceLane implements AutoCloseable {
             // The weights are generated where they are used, by the same kernels the host reference mirrors.
             try (DeviceStream init = device.newStream("sample-weights-" + device.ordinal());
                  DeviceBuffer raw = device.allocate(roundUp(weightCount, Memory.ALIGNMENT))) {
-                ModelWork initWork = new ModelWork(init, SampleKernels.MODULE);
+                SampleWork initWork = new SampleWork(init);
                 initWork.fillPattern(raw, 0, weightCount, props.weightSeed());
                 initWork.normalize(raw, 0, w, 0, (int) weightCount, ReferenceModel.WEIGHT_MEAN,
                         ReferenceModel.WEIGHT_STD);
@@ -143,7 +142,7 @@ final class InferenceLane implements AutoCloseable {
         DeviceStream stream = frames.stream();
         if (stream != workStream) {
             workStream = stream;
-            work = new ModelWork(stream, SampleKernels.MODULE);
+            work = new SampleWork(stream);
         }
         Memory ring = frames.memory();
         long before = records;

@@ -9,7 +9,6 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.emulated.EmulatedTopology;
-import io.seqlink.bench.ModelWork;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,7 +37,7 @@ class ReferenceModelTests {
                  DeviceBuffer weights = d.allocate(4L * pixels * classes);
                  DeviceBuffer y = d.allocate(128); // whole 128-byte lines, as the sample allocates
                  MappedBuffer out = d.allocateMapped(256)) {
-                ModelWork w = new ModelWork(s, SampleKernels.MODULE);
+                SampleWork w = new SampleWork(s);
                 w.fillPattern(rawWeights, 0, (long) pixels * classes, 7);
                 w.normalize(rawWeights, 0, weights, 0, pixels * classes, ReferenceModel.WEIGHT_MEAN, ReferenceModel.WEIGHT_STD);
                 w.fillPattern(image, 0, pixels, seed);

@@ -2,7 +2,7 @@ package io.seqlink.backend.cuda;
 
 import java.lang.management.ManagementFactory;
 
-/** An allocation meter, a bounded spin and option parsing for the benchmark mains of this package. */
+/** An allocation meter and a bounded spin for the benchmark mains of this package. */
 final class BenchSupport {
 
     private BenchSupport() {
@@ -36,14 +36,6 @@ final class BenchSupport {
                 }
             }
             Thread.onSpinWait();
-        }
-    }
-
-    static long parseLong(String flag, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException ex) {
-            throw new IllegalArgumentException(flag + " needs a number, got '" + value + "'");
         }
     }
 }

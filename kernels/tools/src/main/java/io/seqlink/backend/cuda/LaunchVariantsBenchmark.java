@@ -52,8 +52,8 @@ public final class LaunchVariantsBenchmark {
         int device = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
-                case "--launches" -> launches = (int) BenchSupport.parseLong(args[i], args[i + 1]);
-                case "--device" -> device = (int) BenchSupport.parseLong(args[i], args[i + 1]);
+                case "--launches" -> launches = (int) BenchArgs.parseLong(args[i], args[i + 1]);
+                case "--device" -> device = (int) BenchArgs.parseLong(args[i], args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
             }
         }

@@ -1,4 +1,4 @@
-package io.seqlink.bench;
+package io.seqlink.sample.pipeline;
 
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.KernelCall;
@@ -9,10 +9,10 @@ import io.seqlink.backend.Memory;
 import java.nio.ByteBuffer;
 
 /**
- * The sample-like model as user kernels on one stream: u8 -> float32 normalisation and a float32
- * matrix-vector product, rounded step by step so the CUDA kernels and their Java twins agree bit for bit.
- * The device code is {@code model_kernels.cuh} of the tools module; the tools' own fat binary and the
- * sample's compile its two entry points:
+ * The sample's model as user kernels on one stream: u8 -> float32 normalisation and a float32
+ * matrix-vector product, rounded step by step so the CUDA kernels, their Java twins and the host reference
+ * ({@link ReferenceModel}) agree bit for bit. The device code is the sample's {@code src/main/cuda/model_kernels.cuh};
+ * {@code sample_kernels.cu} compiles its two entry points into the sample's fat binary:
  *
  * <pre>{@code
  * extern "C" __global__ void model_normalize(uint64_t src, uint64_t dst, uint32_t count, float mean, float std_dev);
@@ -21,12 +21,12 @@ import java.nio.ByteBuffer;
  *
  * <p>Thread-safe: each method sets its call's arguments and launches under the instance's lock.
  */
-public final class ModelKernels {
+final class ModelKernels {
 
     /** {@code model_normalize(uint64_t src, uint64_t dst, uint32_t count, float mean, float std_dev)}. */
-    public static final String NORMALIZE = "model_normalize";
+    static final String NORMALIZE = "model_normalize";
     /** {@code model_matvec(uint64_t weights, uint64_t x, uint64_t y, uint32_t rows, uint32_t cols)}. */
-    public static final String MATVEC = "model_matvec";
+    static final String MATVEC = "model_matvec";
 
     private final KernelCall normalize;
     private final KernelCall matvec;
@@ -41,17 +41,17 @@ public final class ModelKernels {
     }
 
     /** The model kernels of {@code module} on {@code stream}. */
-    public static ModelKernels on(DeviceStream stream, KernelModule module) {
+    static ModelKernels on(DeviceStream stream, KernelModule module) {
         return new ModelKernels(stream, module);
     }
 
     /** Adds the Java twins of {@link #NORMALIZE} and {@link #MATVEC} to a module under construction. */
-    public static KernelModule.Builder withTwins(KernelModule.Builder module) {
+    static KernelModule.Builder withTwins(KernelModule.Builder module) {
         return module.emulated(NORMALIZE, ModelKernels::normalizeTwin).emulated(MATVEC, ModelKernels::matvecTwin);
     }
 
     /** Enqueues {@code dst[i] = (src[i] / 255 - mean) / std} for {@code count} unsigned 8-bit pixels, in float32. */
-    public synchronized void normalize(Memory src, long srcOffset, Memory dst, long dstOffset, int count, float mean, float std) {
+    synchronized void normalize(Memory src, long srcOffset, Memory dst, long dstOffset, int count, float mean, float std) {
         if (count < 0) {
             throw new IllegalArgumentException("count must not be negative, was " + count);
         }
@@ -63,7 +63,7 @@ public final class ModelKernels {
     }
 
     /** Enqueues {@code y = W x} for a row-major {@code rows x cols} float32 matrix. */
-    public synchronized void matvec(Memory weights, long weightsOffset, Memory x, long xOffset, Memory y, long yOffset,
+    synchronized void matvec(Memory weights, long weightsOffset, Memory x, long xOffset, Memory y, long yOffset,
             int rows, int cols) {
         if (rows < 0 || cols < 0) {
             throw new IllegalArgumentException("rows and cols must not be negative, were " + rows + " x " + cols);
@@ -90,7 +90,7 @@ public final class ModelKernels {
         float mean = call.f32(3);
         float std = call.f32(4);
         for (int i = 0; i < count; i++) {
-            dst.putFloat(d + 4 * i, ((src.get(s + i) & 0xFF) / 255f - mean) / std);
+            dst.putFloat(d + 4 * i, ReferenceModel.normalize(src.get(s + i), mean, std));
         }
     }
 

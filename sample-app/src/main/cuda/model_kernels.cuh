@@ -1,6 +1,6 @@
-// model_kernels.cuh: the sample-like model's device code, u8 -> float32 normalisation and a float32
-// matrix-vector product, with every rounding spelled out so the result equals the Java twins
-// (io.seqlink.bench.ModelKernels) bit for bit. The tools' fat binary and the sample's compile it.
+// model_kernels.cuh: the sample's model, u8 -> float32 normalisation and a float32 matrix-vector product,
+// with every rounding spelled out so the result equals the Java twins (io.seqlink.sample.pipeline.ModelKernels)
+// and the host reference (ReferenceModel) bit for bit. Compiled into the sample's fat binary (sample_kernels.cu).
 #pragma once
 
 #include <cstdint>

@@ -27,6 +27,22 @@ public interface DeviceStream extends AutoCloseable {
      */
     void writeValue(Memory dst, long offset, long value);
 
+    /**
+     * Makes later work on this stream wait until the 64-bit word at {@code offset} of {@code memory} is
+     * at least {@code value} ({@code cuStreamWaitValue64}, GEQ): the device's front end waits, no SM
+     * spins, and nothing later on the stream starts before the word passes. The wait has no timeout:
+     * whoever enqueues one must be able to raise the word itself (the armed rounds' cancel). It orders
+     * no memory: work after it that reads data another agent wrote must acquire (this host cannot
+     * flush remote writes). The emulated stream holds its queue at the wait; in {@code INLINE} mode
+     * the wait is looked at again whenever the stream is used or {@link #completed()} is asked.
+     *
+     * @throws UnsupportedOperationException when {@link #canWaitValue()} is false
+     */
+    void waitValueAtLeast(Memory memory, long offset, long value);
+
+    /** Whether {@link #waitValueAtLeast} is available (64-bit stream memory operations on CUDA). */
+    boolean canWaitValue();
+
     /** Binds the publish step of one channel to this (the producer's) stream. */
     PublishKernel bindPublish(PublishBinding binding);
 

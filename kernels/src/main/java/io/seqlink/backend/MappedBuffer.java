@@ -24,6 +24,14 @@ public interface MappedBuffer extends Memory {
     void setPlain(long offset, long value);
 
     /**
+     * Raises the word at {@code offset} to at least {@code value} by compare-and-set (a locked
+     * read-modify-write of host memory, atomic against devices' posted writes, which are coherent DMA):
+     * never lowers it. Returns the word's value before. Host-side only; no device ever does a
+     * read-modify-write of host memory.
+     */
+    long raiseTo(long offset, long value);
+
+    /**
      * A view of the whole block for bulk host reads and writes. The view is created once; callers
      * use absolute get/put and must not change its position or limit.
      */

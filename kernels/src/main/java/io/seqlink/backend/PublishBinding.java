@@ -18,14 +18,29 @@ import org.jspecify.annotations.Nullable;
  *                    frame's length (the producer's staging ring): the publish step writes those lengths
  *                    into the ring's headers, so committing a frame a kernel wrote costs no device call;
  *                    {@code null} when the ring's headers already hold them
+ * @param doorbells   pinned host memory of {@code n} 64-bit words (the armed rounds' doorbell ring): every
+ *                    publish of frame {@code s} also stores {@code s} into word {@code s % n}, before the
+ *                    host mirror; an extra signal for consumers waiting on it, never the publication itself;
+ *                    {@code null}: no armed consumers
  */
 public record PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,
-        List<PushTarget> pushTargets, @Nullable MappedBuffer lengths) {
+        List<PushTarget> pushTargets, @Nullable MappedBuffer lengths, @Nullable MappedBuffer doorbells) {
 
     /** A binding whose ring headers already hold the frames' lengths. */
     public PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,
             List<PushTarget> pushTargets) {
-        this(control, ring, geometry, mirror, maxBatch, pushTargets, null);
+        this(control, ring, geometry, mirror, maxBatch, pushTargets, null, null);
+    }
+
+    /** A binding without doorbells. */
+    public PublishBinding(Memory control, Memory ring, RingGeometry geometry, MappedBuffer mirror, int maxBatch,
+            List<PushTarget> pushTargets, @Nullable MappedBuffer lengths) {
+        this(control, ring, geometry, mirror, maxBatch, pushTargets, lengths, null);
+    }
+
+    /** The doorbell ring's length in words (0 without doorbells). */
+    public int doorbellCount() {
+        return doorbells == null ? 0 : (int) (doorbells.bytes() >>> 3);
     }
 
     public PublishBinding {
@@ -40,6 +55,9 @@ public record PublishBinding(Memory control, Memory ring, RingGeometry geometry,
         if (lengths != null && lengths.bytes() < geometry.ringBytes()) {
             throw new IllegalArgumentException("lengths must span the ring (" + geometry.ringBytes() + " bytes), has "
                     + lengths.bytes());
+        }
+        if (doorbells != null && doorbells.bytes() < 8) {
+            throw new IllegalArgumentException("doorbells must hold at least one 64-bit word, has " + doorbells.bytes() + " bytes");
         }
     }
 

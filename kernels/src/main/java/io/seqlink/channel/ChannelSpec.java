@@ -30,10 +30,15 @@ import org.jspecify.annotations.Nullable;
  * @param backpressureTimeout   how long {@code claim()} waits for a free slot; zero: not at all
  * @param stallTimeout          a consumer with frames waiting and no ack for this long is stalled
  * @param consumerFailurePolicy what happens when a consumer's device fails
+ * @param armedRounds           whether an idle host-listener consumer keeps its next round armed on the
+ *                              consumer stream behind a stream wait on the frame's doorbell, so the round runs
+ *                              when the frame is published, without a host hop (default true; ignored where
+ *                              the consumer's stream cannot wait: the round then starts when the poller sees
+ *                              the frame)
  */
 public record ChannelSpec(String name, int producer, @Nullable List<Integer> consumers, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout,
-        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy) {
+        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy, boolean armedRounds) {
 
     public static final int DEFAULT_SLOTS = 64;
     public static final long DEFAULT_SLOT_BYTES = 64 * 1024;
@@ -171,6 +176,7 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
         private Duration backpressureTimeout = DEFAULT_BACKPRESSURE_TIMEOUT;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private ConsumerFailurePolicy consumerFailurePolicy = ConsumerFailurePolicy.FAIL_CHANNEL;
+        private boolean armedRounds = true;
 
         private Builder(String name) {
             this.name = name;
@@ -236,11 +242,16 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
             return this;
         }
 
+        public Builder armedRounds(boolean armed) {
+            this.armedRounds = armed;
+            return this;
+        }
+
         /** The spec, unchecked: call {@link ChannelSpec#checked()} or let the runtime check it. */
         public ChannelSpec build() {
             int batch = maxPublishBatch != null ? maxPublishBatch : defaultMaxPublishBatch(slots);
             return new ChannelSpec(name, producer, consumers, slots, slotBytes, delivery, readMode, transport, batch,
-                    backpressureTimeout, stallTimeout, consumerFailurePolicy);
+                    backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds);
         }
     }
 }

@@ -196,7 +196,11 @@ public final class ConsumerPort {
 
     /** Stops polling this consumer (lossless frames wait for it, latest frames lap it); false unless it was active. */
     public boolean pause() {
-        return STATE.compareAndSet(this, ConsumerState.ACTIVE, ConsumerState.PAUSED);
+        if (STATE.compareAndSet(this, ConsumerState.ACTIVE, ConsumerState.PAUSED)) {
+            rounds.cancelArmed(); // a paused consumer holds no stream wait
+            return true;
+        }
+        return false;
     }
 
     /** Polls a paused consumer again; false unless it was paused. */
@@ -212,6 +216,7 @@ public final class ConsumerPort {
     void stop() {
         for (ConsumerState s = state(); s != ConsumerState.DEAD && s != ConsumerState.CLOSED; s = state()) {
             if (STATE.compareAndSet(this, s, ConsumerState.CLOSED)) {
+                rounds.cancelArmed(); // before the channel's streams close: a stream wait never times out
                 return;
             }
         }
@@ -221,6 +226,7 @@ public final class ConsumerPort {
     void die(DeviceException cause) {
         for (ConsumerState s = state(); s != ConsumerState.DEAD && s != ConsumerState.CLOSED; s = state()) {
             if (STATE.compareAndSet(this, s, ConsumerState.DEAD)) {
+                rounds.cancelArmed();
                 failure = cause;
                 log.error("seqlink channel '{}': consumer on device {} failed: {}", channel.name(), device, cause.getMessage());
                 channel.consumerFailed(this, cause);

@@ -135,13 +135,22 @@ final class ConsumerTransport {
         }
     }
 
-    /** After the round's work on the stream, tells the host that round {@code round} reached host memory. */
+    /**
+     * After the round's work on the stream, tells the host that round {@code round} reached host memory:
+     * a stream-ordered write of {@code host_round} after the copy to the host ring. A host ring read in
+     * place (HOST_STAGED direct) needs none: the consume step's release store of the mirror's
+     * {@code round}, after its acquire read of the replica, already says so inside the PTX model.
+     */
     void signalHostRound(long round) {
-        stream.writeValue(mirror, ConsumerBlock.HOST_ROUND, round);
+        if (hostRing().staged) {
+            stream.writeValue(mirror, ConsumerBlock.HOST_ROUND, round);
+        }
     }
 
     boolean hostRoundLanded(long round) {
-        return mirror.getAcquire(ConsumerBlock.HOST_ROUND) >= round;
+        HostRing h = hostRing;
+        int word = h != null && !h.staged ? ConsumerBlock.ROUND : ConsumerBlock.HOST_ROUND;
+        return mirror.getAcquire(word) >= round;
     }
 
     /** A word of the host mirror; the caller keeps the memory alive. */

@@ -4,6 +4,7 @@ import io.seqlink.backend.Backend;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.layout.RingGeometry;
@@ -50,7 +51,8 @@ final class DefaultPublishChannel implements PublishChannel {
         List<AutoCloseable> resources = life.resources();
         boolean ok = false;
         try {
-            this.producer = new ProducerTransport(backend.device(spec.producer()), spec.name(), geometry, resources);
+            this.producer = new ProducerTransport(backend.device(spec.producer()), spec.name(), geometry, spec.armedRounds(),
+                    resources);
             List<PublishBinding.PushTarget> pushTargets = new ArrayList<>();
             this.ports = new ConsumerPort[consumerDevices.size()];
             for (int i = 0; i < ports.length; i++) {
@@ -86,6 +88,11 @@ final class DefaultPublishChannel implements PublishChannel {
 
     DeviceBuffer controlBlock() {
         return producer.control;
+    }
+
+    /** The armed rounds' doorbell ring, or {@code null} when the channel arms no round. */
+    @Nullable MappedBuffer doorbells() {
+        return producer.doorbells;
     }
 
     DeviceBuffer ringBuffer() {

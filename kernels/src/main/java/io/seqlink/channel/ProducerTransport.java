@@ -12,6 +12,7 @@ import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The producer's memory and device work: the control block and ring on the producer device, the pinned
@@ -38,17 +39,20 @@ final class ProducerTransport {
     final DeviceBuffer ring;
     final MappedBuffer staging;
     final MappedBuffer mirror;
+    /** The armed rounds' doorbell ring ({@link ArmedRound}): {@code 2 x slots} words; {@code null} when no consumer arms. */
+    final @Nullable MappedBuffer doorbells;
     private final ByteBuffer[] stagingViews;
     private PublishKernel publishKernel;
 
     /** Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure). */
-    ProducerTransport(Device producer, String channel, RingGeometry geometry, List<AutoCloseable> resources) {
+    ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, List<AutoCloseable> resources) {
         this.geometry = geometry;
         this.stream = track(resources, producer.newStream(channel + "-producer"));
         this.control = track(resources, producer.allocate(ControlBlock.BYTES));
         this.ring = track(resources, producer.allocate(geometry.ringBytes()));
         this.staging = track(resources, producer.allocateMapped(geometry.ringBytes()));
         this.mirror = track(resources, producer.allocateMapped(ControlBlock.BYTES));
+        this.doorbells = doorbells ? track(resources, producer.allocateMapped(8L * ArmedRound.doorbellCount(geometry))) : null;
         this.stagingViews = new ByteBuffer[geometry.slots()];
         ByteBuffer all = staging.byteBuffer();
         for (int s = 0; s < geometry.slots(); s++) {
@@ -64,7 +68,8 @@ final class ProducerTransport {
 
     /** Binds the publish step once the consumers' push targets are known. */
     void bindPublish(int maxBatch, List<PublishBinding.PushTarget> pushTargets) {
-        this.publishKernel = stream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, pushTargets, staging));
+        this.publishKernel = stream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, pushTargets, staging,
+                doorbells));
         stream.synchronize();
     }
 

@@ -3,6 +3,7 @@ package io.seqlink.channel;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The round state machine of one port, owned by its poller (the launcher's device loop, or the one
@@ -13,9 +14,15 @@ import io.seqlink.layout.Sequences;
  *
  * <pre>
  *   IDLE ──mirror moved──> consume step [+ copy to host, write host_round] ──> STAGED ──host_round landed──┐
- *    ^                     (device listener: straight to READY)                                            v
- *    └──── next = handled + 1 <── DONE <── listener (+ retries, dead letters), ack step <────────────── READY
+ *    |                     (device listener: straight to READY)                  ^                         v
+ *    |──caught up (host listener): ARM next: wait(doorbell) + the same steps ────┘  (landed empty: IDLE) READY
+ *    ^                                                                                                     |
+ *    └──── next = handled + 1 <── DONE <── listener (+ retries, dead letters), ack step <──────────────────┘
  * </pre>
+ *
+ * <p>An armed round ({@link ArmedRound}) is a STAGED round of one frame enqueued before the frame was
+ * published: its consume step waits on the stream for the frame's doorbell and keeps its own acquire
+ * read, so a round released by a cancel lands empty and delivers nothing.
  *
  * <p>One round is in flight at a time: the next is launched only after the last was acknowledged, so
  * the host ring slots a listener reads are never restaged under it. A round the listener has not
@@ -35,6 +42,7 @@ final class RoundMachine {
     private final RingGeometry geometry;
     private final CounterSet counters;
     private final FrameDelivery delivery;
+    private final @Nullable ArmedRound armed;
     private final Round round = new Round();
     private final boolean lapping;
     private final int maxBatch;
@@ -56,6 +64,19 @@ final class RoundMachine {
         this.delivery = delivery;
         this.lapping = channel.spec().delivery() == Delivery.LATEST;
         this.maxBatch = channel.spec().maxPublishBatch();
+        this.armed = ArmedRound.of(channel.doorbells(), transport.stream, channel.spec().stallTimeout().toNanos());
+    }
+
+    /** Releases the armed round, if any (close, pause, the consumer's death): it lands empty unless its frame came. Any thread. */
+    void cancelArmed() {
+        if (armed != null) {
+            armed.cancel();
+        }
+    }
+
+    /** Whether the round in flight is armed (its frame not yet seen published when it was enqueued). */
+    private boolean armedInFlight() {
+        return armed != null && armed.armed() != 0;
     }
 
     Round round() {
@@ -92,6 +113,9 @@ final class RoundMachine {
         }
         if (status == Round.STAGED) {
             if (!transport.hostRoundLanded(round.number)) {
+                if (armedInFlight()) {
+                    armed.waiting();
+                }
                 checkPendingStream();
                 return taken;
             }
@@ -114,7 +138,11 @@ final class RoundMachine {
         }
         long published = channel.publishedOnDevice();
         if (published < next) {
-            counters.increment(ConsumerPort.C_HOST_EMPTY);
+            if (armed != null && sub.kind != Subscription.Kind.DEVICE && armed.mayArm(next)) {
+                arm(sub);
+            } else {
+                counters.increment(ConsumerPort.C_HOST_EMPTY);
+            }
             return 0;
         }
         long from = next;
@@ -148,9 +176,38 @@ final class RoundMachine {
         return 0;
     }
 
+    /**
+     * Arms frame {@code next} (caught up, host listener): the wait on its doorbell, then the round's
+     * steps as for a frame seen published. A close, pause or death that raced the arm is caught by the
+     * state check after it (the canceller sets the state, then reads the armed frame).
+     */
+    private void arm(Subscription sub) {
+        long s = next;
+        number++;
+        counters.increment(ConsumerPort.C_ROUNDS);
+        round.begin(number, s, s, sub);
+        armed.arm(s);
+        round.status(Round.STAGED);
+        transport.consume.enqueue(s, s, number);
+        transport.stageToHost(transport.hostRing(), s, s);
+        transport.signalHostRound(number);
+        pendingCheckNanos = System.nanoTime() + PENDING_CHECK_NANOS;
+        if (!port.active()) {
+            armed.cancel();
+        }
+    }
+
     /** The host round reached host memory: the consume step's descriptor says which frames are valid. */
     private int landed(int mode) {
         long readyTo = transport.mirrorWord(ConsumerBlock.READY_TO);
+        if (armedInFlight()) {
+            boolean took = readyTo >= round.from;
+            armed.landed(took);
+            if (!took) { // released by a cancel before its frame came: nothing delivered, nothing acknowledged
+                round.status(Round.IDLE);
+                return 0;
+            }
+        }
         long validFrom = Math.max(round.from, transport.mirrorWord(ConsumerBlock.VALID_FROM));
         if (validFrom > round.from) {
             counters.add(ConsumerPort.C_MISSED, validFrom - round.from);

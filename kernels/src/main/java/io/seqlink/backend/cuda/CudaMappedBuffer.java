@@ -93,6 +93,17 @@ final class CudaMappedBuffer extends CudaMemory implements MappedBuffer {
     }
 
     @Override
+    public long raiseTo(long offset, long value) {
+        int i = index(offset);
+        for (;;) {
+            long seen = (long) WORDS.getVolatile(buffer, i);
+            if (seen >= value || WORDS.compareAndSet(buffer, i, seen, value)) {
+                return seen;
+            }
+        }
+    }
+
+    @Override
     public ByteBuffer byteBuffer() {
         return buffer;
     }

@@ -55,6 +55,11 @@ final class CudaPublishKernel implements PublishKernel {
         p.putStructWord(0, KernelArgs.PUBLISH_PUSH_COUNT, targets.size());
         p.putStructWord(0, KernelArgs.PUBLISH_STAGING,
                 b.lengths() == null ? 0 : backend.own(b.lengths(), "lengths").at(0, g.ringBytes(), "lengths"));
+        if (b.doorbells() != null) {
+            p.putStructWord(0, KernelArgs.PUBLISH_DOORBELLS,
+                    backend.own(b.doorbells(), "doorbells").at(0, 8L * b.doorbellCount(), "doorbells"));
+            p.putStructWord(0, KernelArgs.PUBLISH_DOORBELL_COUNT, b.doorbellCount());
+        }
         for (int i = 0; i < targets.size(); i++) {
             PublishBinding.PushTarget t = targets.get(i);
             p.putStructWord(0, KernelArgs.PUBLISH_PUSH_CONTROL + 8 * i,

@@ -131,12 +131,13 @@ final class CudaStream implements DeviceStream {
         }
     }
 
-    /**
-     * Makes later work on this stream wait until the 64-bit word at {@code offset} of {@code memory}
-     * is at least {@code value} ({@code cuStreamWaitValue64}, GEQ): the front end waits, no SM spins.
-     * Not part of the SPI; the benchmarks use it to pre-arm a consumer.
-     */
-    synchronized void waitValueAtLeast(Memory memory, long offset, long value) {
+    @Override
+    public boolean canWaitValue() {
+        return context.streamMemOps64();
+    }
+
+    @Override
+    public synchronized void waitValueAtLeast(Memory memory, long offset, long value) {
         checkOpen();
         long d = backend.own(memory, "memory").at(offset, 8, "waitValue");
         if (!context.streamMemOps64()) {

@@ -31,6 +31,17 @@ final class EmulatedMappedBuffer extends EmulatedMemory implements MappedBuffer 
     }
 
     @Override
+    public long raiseTo(long offset, long value) {
+        int i = index(offset, 8);
+        for (;;) {
+            long seen = (long) WORDS.getVolatile(buffer, i);
+            if (seen >= value || WORDS.compareAndSet(buffer, i, seen, value)) {
+                return seen;
+            }
+        }
+    }
+
+    @Override
     public ByteBuffer byteBuffer() {
         return buffer;
     }

@@ -27,6 +27,8 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
     private final RingGeometry geometry;
     private final int maxBatch;
     private final @Nullable EmulatedMemory lengths;
+    private final @Nullable EmulatedMemory doorbells;
+    private final int doorbellCount;
 
     EmulatedPublishKernel(EmulatedStream stream, PublishBinding b) {
         this.stream = stream;
@@ -37,6 +39,8 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
         this.geometry = b.geometry();
         this.maxBatch = b.maxBatch();
         this.lengths = b.lengths() == null ? null : device.own(b.lengths());
+        this.doorbells = b.doorbells() == null ? null : device.own(b.doorbells());
+        this.doorbellCount = b.doorbellCount();
         this.replicaControls = new EmulatedMemory[b.pushTargets().size()];
         this.replicaRings = new EmulatedMemory[b.pushTargets().size()];
         for (int i = 0; i < replicaControls.length; i++) {
@@ -132,6 +136,12 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
             device.access(rc, kernel);
             rc.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);
             rc.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
+        }
+        if (doorbells != null) {
+            // st.relaxed.sys before the second fence: a host that saw the mirror at s knows doorbell s landed
+            for (long s = first; s <= last; s++) {
+                doorbells.setReleaseWord((s % doorbellCount) * 8, s);
+            }
         }
         VarHandle.storeStoreFence();                                    // fence.acq_rel.sys: later frame writes stay behind writer_busy
         mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);          // the host mirror, last

@@ -22,6 +22,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * order holds and enqueueing allocates nothing. In {@link EmulatedTopology.StreamMode#INLINE} mode
  * the enqueuing thread drains the ring; in {@code THREADED} mode a worker thread of the stream does.
  * A stalled stream keeps queueing; once the ring is full an enqueue waits, like a full launch queue.
+ * A {@link #waitValueAtLeast wait} at the head holds the queue until its word passes (the front end's
+ * {@code cuStreamWaitValue64}): the worker looks again with backoff; an inline stream looks again
+ * whenever it is used or asked whether it {@link #completed() completed}, so no thread ever blocks in
+ * it but {@link #synchronize()}.
  *
  * <pre>
  *   enqueuers --(enqueueLock)--> [ cmd | cmd | cmd | ... ] --(drainLock / worker)--> execute in order
@@ -72,6 +76,8 @@ final class EmulatedStream implements DeviceStream {
     private final Thread worker;
     private final Task copyTask;
     private final Task writeValueTask;
+    /** Runs once its word passed ({@link #passes}); the wait itself has no effect. */
+    private final Task waitTask = c -> { };
     /** The command the inline fast path runs; used only under {@link #drainLock}. */
     private final Command direct = new Command();
 
@@ -137,6 +143,33 @@ final class EmulatedStream implements DeviceStream {
     }
 
     @Override
+    public void waitValueAtLeast(Memory memory, long offset, long value) {
+        EmulatedMemory m = device.own(memory);
+        if ((offset & 7) != 0) {
+            throw new IllegalArgumentException("offset must be a multiple of 8 (a 64-bit word), was " + offset);
+        }
+        m.index(offset, 8);
+        throwIfFailed();
+        if (closed) {
+            throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
+        }
+        if (!threaded && !stalled && head == tail && m.getAcquireWord(offset) >= value) {
+            return; // a wait that passes with nothing queued before it holds nothing back
+        }
+        queue(waitTask, m, null, null, offset, value, 0, 0, 0, 0);
+    }
+
+    @Override
+    public boolean canWaitValue() {
+        return true;
+    }
+
+    /** Whether a command may run now: anything but a wait whose word has not reached its value. */
+    private boolean passes(Command cmd) {
+        return cmd.task != waitTask || ((EmulatedMemory) cmd.r0).getAcquireWord(cmd.a) >= cmd.b;
+    }
+
+    @Override
     public PublishKernel bindPublish(PublishBinding binding) {
         return new EmulatedPublishKernel(this, binding);
     }
@@ -169,13 +202,16 @@ final class EmulatedStream implements DeviceStream {
         if (!threaded && runNow(task, r0, r1, r2, a, b, c, d, e, f)) {
             return;
         }
+        queue(task, r0, r1, r2, a, b, c, d, e, f);
+    }
+
+    /** Puts one command into the ring (waiting while it is full), then drains inline or wakes the worker. */
+    private void queue(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
         enqueueLock.lock();
         try {
             long t = tail;
             while (t - head >= ring.length) {
-                if (!threaded && !stalled) {
-                    drain();
-                } else {
+                if (threaded || stalled || !drain()) {
                     LockSupport.parkNanos(20_000);
                 }
                 throwIfFailed();
@@ -218,27 +254,46 @@ final class EmulatedStream implements DeviceStream {
         return true;
     }
 
-    /** Runs queued commands on the calling thread until the ring is empty or the stream stalls. */
-    private void drain() {
+    /**
+     * Runs queued commands on the calling thread until the ring is empty, the stream stalls or a wait
+     * holds it. Returns whether it ran anything (false also when another thread is draining).
+     */
+    private boolean drain() {
+        boolean ran = false;
         while (head != tail && !stalled) {
             if (!drainLock.tryLock()) {
-                return; // another thread is draining and will see our command
+                return ran; // another thread is draining and will see our command
             }
+            boolean held;
             try {
-                runQueued();
+                long before = head;
+                held = !runQueued();
+                ran |= head != before;
             } finally {
                 drainLock.unlock();
             }
+            if (held) {
+                return ran;
+            }
         }
+        return ran;
     }
 
-    /** Runs queued commands in order until the ring is empty or the stream stalls; the caller holds {@link #drainLock}. */
-    private void runQueued() {
+    /**
+     * Runs queued commands in order until the ring is empty or the stream stalls (true), or a wait at
+     * the head holds it (false); the caller holds {@link #drainLock}.
+     */
+    private boolean runQueued() {
         long h;
         while ((h = head) != tail && !stalled) {
-            execute(ring[(int) (h & mask)]);
+            Command cmd = ring[(int) (h & mask)];
+            if (!passes(cmd) && failure == null && !closed) {
+                return false;
+            }
+            execute(cmd);
             head = h + 1;
         }
+        return true;
     }
 
     private void execute(Command cmd) {
@@ -268,14 +323,19 @@ final class EmulatedStream implements DeviceStream {
     private void workLoop() {
         int idle = 0;
         while (!closed) {
+            boolean ran = false;
             if (head != tail && !stalled) {
-                idle = 0;
                 drainLock.lock();
                 try {
+                    long before = head;
                     runQueued();
+                    ran = head != before;
                 } finally {
                     drainLock.unlock();
                 }
+            }
+            if (ran) {
+                idle = 0;
             } else if (++idle < 100) {
                 Thread.onSpinWait();
             } else if (idle < 200) {
@@ -306,8 +366,8 @@ final class EmulatedStream implements DeviceStream {
         throwIfFailed();
         int spins = 0;
         while (head != tail) {
-            if (!threaded && !stalled) {
-                drain();
+            if (!threaded && !stalled && drain()) {
+                spins = 0;
             } else if (++spins < 100) {
                 Thread.onSpinWait();
             } else {
@@ -325,7 +385,36 @@ final class EmulatedStream implements DeviceStream {
     @Override
     public boolean completed() {
         throwIfFailed();
+        if (!threaded && !stalled && head != tail) {
+            drain(); // an inline stream looks at a held wait again
+            throwIfFailed();
+        }
         return head == tail;
+    }
+
+    /**
+     * Runs the queued work before a close, up to a wait whose word has not passed: that wait would hold
+     * the stream for ever (nobody released it: a channel releases its armed rounds before it closes its
+     * streams), so it and what queued behind it are dropped with the stream, as a destroyed context drops
+     * its pending work.
+     */
+    private void settle() {
+        int spins = 0;
+        while (head != tail && failure == null) {
+            Command cmd = ring[(int) (head & mask)];
+            Task task = cmd.task;
+            Object word = cmd.r0;
+            if (task == waitTask && word != null && ((EmulatedMemory) word).getAcquireWord(cmd.a) < cmd.b) {
+                return;
+            }
+            if (!threaded && !stalled && drain()) {
+                spins = 0;
+            } else if (++spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+        }
     }
 
     void stall() {
@@ -351,11 +440,7 @@ final class EmulatedStream implements DeviceStream {
             return;
         }
         if (!stalled && failure == null && device.failure() == null) {
-            try {
-                synchronize();
-            } catch (DeviceException ignored) {
-                // the stream is going away; its failure was reported where it happened
-            }
+            settle();
         }
         closed = true;
         if (worker != null) {

@@ -8,12 +8,18 @@ import io.seqlink.bench.BenchWork;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.PublishChannel;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@link CycleBenchmark}'s {@code cycle-channel} row: the same cycle through the public channel API on a runtime
+ * {@link CycleBenchmark}'s {@code cycle-channel} rows. {@link #run}: the same cycle through the public channel API on a runtime
  * of its own (claim, fill on the producer stream, {@code commitDevice}, publish; the consumer port polled by the
  * calling thread with a device listener that checksums each frame on the consumer stream; the ack): what a
  * user's code pays. No C++ twin. Runs on the calling thread.
+ *
+ * <p>{@link #runHost}: {@code cycle-channel-host} and {@code cycle-channel-armed}, the same producer with a
+ * host listener that checks each frame's checksum in pinned host memory, without and with armed rounds
+ * (issue 12 phase 2: the round is enqueued behind a stream wait on the frame's doorbell before the frame is
+ * published, by an untimed poll); the A/B of the host hop the armed round removes.
  */
 final class ChannelApiCycle {
 
@@ -52,6 +58,104 @@ final class ChannelApiCycle {
                     s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
             report.latency("cycle-channel", "java-channel-api", size, frames, timed, verified);
             sums.close();
+        }
+    }
+
+    /** A host listener checking each frame's length and (where {@link BenchReport#checked}) checksum; polled by one thread. */
+    private static final class HostCheck {
+        long corrupt;
+        long last;
+
+        HostCheck(ConsumerPort port, long size) {
+            port.subscribe(f -> {
+                if (f.length() != size || (BenchReport.checked(f.sequence(), size)
+                        && FramePattern.checksum(f.payload(), 0, f.length()) != FramePattern.expectedChecksum(f.sequence(), (int) size))) {
+                    corrupt++;
+                }
+                last = f.sequence();
+            });
+        }
+
+        /** {verified, corrupt} over the last 1,024 frames up to {@code total}, as {@link BenchReport#verifyLast}. */
+        long[] verified(long total, long size) {
+            return BenchReport.verifyLast(total, size, s -> corrupt == 0);
+        }
+    }
+
+    private static PublishChannel open(SeqlinkRuntime rt, int producer, int consumer, int slots, long size, boolean armed) {
+        return rt.openChannel(ChannelSpec.builder(armed ? "cycle-armed" : "cycle-host").producer(producer)
+                .consumers(consumer).slots(slots).slotBytes(size).armedRounds(armed).build());
+    }
+
+    /** Claims, fills on the producer stream, commits and publishes the next frame. */
+    private static long produce(PublishChannel ch, long size) {
+        long seq = ch.claim();
+        if (seq <= 0) {
+            throw new IllegalStateException("claim returned status " + seq + ": " + ch.snapshot());
+        }
+        BenchWork.on(ch.producerStream()).fill(ch.ring(), ch.payloadOffset(seq), size, seq);
+        ch.commitDevice((int) size);
+        ch.publish();
+        return seq;
+    }
+
+    static void runHost(BenchReport report, int producer, int consumer, int slots, int timedFrames, int warmup, long size,
+            boolean armed) {
+        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
+            PublishChannel ch = open(rt, producer, consumer, slots, size, armed);
+            ConsumerPort port = ch.consumer(consumer);
+            HostCheck check = new HostCheck(port, size);
+            int frames = BenchReport.framesFor(timedFrames, size);
+            BenchReport.Timed timed = BenchReport.timeFrames(warmup, frames, s -> {
+                if (armed) {
+                    port.poll(1); // caught up: arms frame s
+                }
+            }, s -> {
+                long seq = produce(ch, size);
+                while (check.last < seq) {
+                    port.poll(1);
+                }
+                while (port.acknowledged() < seq) {
+                    Thread.onSpinWait();
+                }
+            });
+            report.latency(armed ? "cycle-channel-armed" : "cycle-channel-host", "java-channel-api", size, frames, timed,
+                    check.verified((long) warmup + frames, size));
+        }
+    }
+
+    /**
+     * Pipelined: a producer thread publishes {@code 4 x frames} frames (claim waits for backpressure) while the calling
+     * thread polls rounds of up to the channel's batch; host listener as in {@link #runHost}.
+     */
+    static void throughputHost(BenchReport report, int producer, int consumer, int slots, int timedFrames, long size, boolean armed) {
+        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
+            PublishChannel ch = open(rt, producer, consumer, slots, size, armed);
+            ConsumerPort port = ch.consumer(consumer);
+            HostCheck check = new HostCheck(port, size);
+            long total = 4L * BenchReport.framesFor(timedFrames, size);
+            int batch = ch.spec().maxPublishBatch();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long start = System.nanoTime();
+            Thread prod = new Thread(() -> {
+                try {
+                    for (long s = 1; s <= total; s++) {
+                        produce(ch, size);
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }, "bench-producer");
+            prod.start();
+            while (check.last < total && failure.get() == null) {
+                port.poll(batch);
+            }
+            BenchReport.join(prod);
+            if (failure.get() != null) {
+                throw new IllegalStateException("throughput run failed", failure.get());
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            report.throughput(armed ? "channel-armed" : "channel-host", size, check.last, 1, seconds, check.verified(check.last, size));
         }
     }
 }

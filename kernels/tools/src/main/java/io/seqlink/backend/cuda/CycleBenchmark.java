@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * written by Jackson ({@link BenchReport}).
  *
  * <pre>
- * java -cp ... io.seqlink.backend.cuda.CycleBenchmark [--mode cycle|throughput|wait-value|cycle-channel|all]
+ * java -cp ... io.seqlink.backend.cuda.CycleBenchmark [--mode cycle|throughput|wait-value|cycle-channel|cycle-armed|all]
  *      [--sizes 64,16384,1048576] [--frames N] [--warmup N] [--slots N] [--producer D] [--consumer D] [--short]
  * </pre>
  * Per frame (cycle, reported as mode {@code channel} like the C++ row): fill the slot (kernel), commit its
@@ -76,6 +76,14 @@ public final class CycleBenchmark {
                 }
                 if (mode.equals("all") || mode.equals("cycle-channel")) {
                     ChannelApiCycle.run(report, producer, c, config.slots(), config.frames(), config.warmup(), size);
+                }
+                if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-armed")) {
+                    ChannelApiCycle.runHost(report, producer, c, config.slots(), config.frames(), config.warmup(), size, false);
+                    ChannelApiCycle.runHost(report, producer, c, config.slots(), config.frames(), config.warmup(), size, true);
+                }
+                if (mode.equals("all") || mode.equals("throughput") || mode.equals("cycle-armed")) {
+                    ChannelApiCycle.throughputHost(report, producer, c, config.slots(), config.frames(), size, false);
+                    ChannelApiCycle.throughputHost(report, producer, c, config.slots(), config.frames(), size, true);
                 }
                 System.err.println("CycleBenchmark: " + size + " B done");
             }

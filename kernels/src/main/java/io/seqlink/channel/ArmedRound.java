@@ -1,0 +1,134 @@
+package io.seqlink.channel;
+
+import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.MappedBuffer;
+import io.seqlink.layout.RingGeometry;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A port's pre-armed round (issue 12): when the port has caught up, its poller enqueues the next
+ * frame's round before the frame exists, behind a stream wait on the frame's doorbell, so the consume
+ * step runs as soon as the producer publishes, without the host seeing the publish first.
+ *
+ * <pre>
+ *   doorbell ring (pinned, one per channel, n = 2 x slots words; the publish stores s into s % n
+ *   for every frame s, before the host mirror: an extra signal, never the publication)
+ *
+ *   poller   arm(s):   stream: wait(doorbell[s % n] >= s) -> consume(s..s) [-> stage, host_round]
+ *   GPU      publish s: doorbell[s % n] = s -> the wait passes -> the consume step's own acquire read
+ *   any      cancel(): doorbell[s % n] raised to s by the host -> the wait passes, the consume step
+ *                      finds publish_seq < s and takes nothing -> the round lands empty
+ * </pre>
+ *
+ * <p>Why a ring and not one monotonic word: the host's cancel must never be undone by a producer store.
+ * The producer stores into word {@code s % n} only {@code s} and later laps ({@code s + k n}); the host
+ * arms {@code s} only after it saw the mirror at {@code s - 1 >= s - n} (the previous lap's store landed),
+ * and its cancel raises the word by compare-and-set (never lowers a later lap's value). So once raised,
+ * the word stays at least {@code s}. A single monotonic word would let a publish of an older batch land
+ * after the host's raise and lower it again.
+ *
+ * <p>Rules: one round armed at a time (the port's one round in flight, so no host-ring slot a listener
+ * holds is restaged: arming happens only after the last round's ack); a frame whose armed round landed
+ * empty (cancelled, or woken by another consumer's cancel of the shared word) is never armed again: its
+ * doorbell already passes, so the poller takes it by an ordinary round once it sees it published; a
+ * frame is armed only while its doorbell is below it. A round armed longer than the channel's stall
+ * timeout is cancelled by its poller, which bounds how long a wait holds a stream (and any stream
+ * aliased onto the same hardware queue: one armed wait per consumer stream).
+ *
+ * <p>Threading: {@link #arm}, {@link #landed}, {@link #mayArm} and {@link #waiting} belong to the port's
+ * poller; {@link #cancel} is safe from any thread (close, pause, a consumer's death), and a cancel that
+ * races an arm is caught by the poller's check of the port's state after it armed (Dekker's argument on
+ * two volatiles: the state and {@link #armedSeq}).
+ */
+final class ArmedRound {
+
+    /** How often a poller whose armed frame's doorbell passed asks the stream to go on (inline emulated streams). */
+    private static final long KICK_NANOS = 20_000;
+
+    private final MappedBuffer doorbells;
+    private final int count;
+    private final DeviceStream stream;
+    private final long maxArmedNanos;
+    /** The frame armed now; 0: none. Written by the poller, read by cancellers. */
+    private volatile long armedSeq;
+    private long armedAtNanos;
+    private long kickAtNanos;
+    /** The last frame whose armed round landed empty: it is taken by an ordinary round. */
+    private long neverArm;
+
+    private ArmedRound(MappedBuffer doorbells, DeviceStream stream, long maxArmedNanos) {
+        this.doorbells = doorbells;
+        this.count = (int) (doorbells.bytes() >>> 3);
+        this.stream = stream;
+        this.maxArmedNanos = maxArmedNanos;
+    }
+
+    /** The doorbell ring's length in words for a ring of this shape: two laps. */
+    static int doorbellCount(RingGeometry geometry) {
+        return 2 * geometry.slots();
+    }
+
+    /** The port's armed round, or {@code null} when the channel has no doorbells or the stream cannot wait. */
+    static @Nullable ArmedRound of(@Nullable MappedBuffer doorbells, DeviceStream stream, long maxArmedNanos) {
+        return doorbells != null && stream.canWaitValue() ? new ArmedRound(doorbells, stream, maxArmedNanos) : null;
+    }
+
+    private long word(long s) {
+        return (s % count) * 8;
+    }
+
+    /** Whether frame {@code s} (not yet seen published) may be armed: never after an empty armed round, and only while its doorbell is below it. */
+    boolean mayArm(long s) {
+        return s != neverArm && doorbells.getAcquire(word(s)) < s;
+    }
+
+    /** Enqueues the wait for frame {@code s}; the caller enqueues the round's work after it, then checks the port's state. */
+    void arm(long s) {
+        armedSeq = s;
+        long now = System.nanoTime();
+        armedAtNanos = now;
+        kickAtNanos = now;
+        stream.waitValueAtLeast(doorbells, word(s), s);
+    }
+
+    /** The frame armed now, or 0. */
+    long armed() {
+        return armedSeq;
+    }
+
+    /**
+     * Releases the armed round, if any, without the producer: raises its doorbell to its frame, so the
+     * wait passes and the round lands (empty unless the frame was published meanwhile). Any thread.
+     */
+    void cancel() {
+        long s = armedSeq;
+        if (s != 0) {
+            doorbells.raiseTo(word(s), s);
+        }
+    }
+
+    /**
+     * The armed round has not landed yet: cancels it once it has been armed longer than the stall timeout,
+     * and, once its doorbell passed, asks the stream to go on ({@link DeviceStream#completed()}, which also
+     * throws the stream's failure).
+     */
+    void waiting() {
+        long s = armedSeq;
+        long now = System.nanoTime();
+        if (now - armedAtNanos > maxArmedNanos) {
+            cancel();
+        }
+        if (now - kickAtNanos >= 0 && doorbells.getAcquire(word(s)) >= s) {
+            kickAtNanos = now + KICK_NANOS;
+            stream.completed();
+        }
+    }
+
+    /** The armed round landed; {@code took} whether it took its frame. A frame it did not take is never armed again. */
+    void landed(boolean took) {
+        if (!took) {
+            neverArm = armedSeq;
+        }
+        armedSeq = 0;
+    }
+}

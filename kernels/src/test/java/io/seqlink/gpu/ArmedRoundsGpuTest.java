@@ -1,0 +1,171 @@
+package io.seqlink.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.DeviceException;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.Channels;
+import io.seqlink.channel.ConsumerFailurePolicy;
+import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.ConsumerSnapshot;
+import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.topology.Transport;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Armed rounds on a real GPU (issue 12 phase 2): a caught-up host-listener consumer waits on its stream
+ * ({@code cuStreamWaitValue64} on the frame's doorbell) and its consume step keeps its own acquire read;
+ * the host releases the wait on close, pause, stall timeout and a consumer lost, without the producer
+ * and without a device reset. "Armed" is observed as the consumer stream not completing while nothing is
+ * published ({@code cuStreamQuery}).
+ */
+@Tag("gpu")
+class ArmedRoundsGpuTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private static ChannelSpec.Builder spec(String name) {
+        return ChannelSpec.builder(name).producer(0).consumers(0).slots(16).slotBytes(16 * 1024);
+    }
+
+    private static boolean await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return condition.getAsBoolean();
+            }
+            LockSupport.parkNanos(100_000);
+        }
+        return true;
+    }
+
+    private static boolean finished(ConsumerPort port) {
+        try {
+            return port.stream().completed();
+        } catch (DeviceException failed) {
+            return true;
+        }
+    }
+
+    /** One frame at a time, each taken by the round armed before it was published: no early wake, none lost. */
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = {"SAME_DEVICE", "PEER_ATOMIC", "PEER_COPY", "HOST_STAGED"})
+    void pingPongFramesAreTakenByArmedRounds(Transport transport) {
+        int frames = 2_000;
+        try (SeqlinkRuntime rt = Gpu.openRuntime()) {
+            PublishChannel ch = rt.openChannel(spec("armed-" + transport.name().toLowerCase()).transport(transport).build());
+            ConsumerPort port = ch.consumer(0);
+            Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
+            port.subscribe(v);
+            for (long s = 1; s <= frames; s++) {
+                port.poll(1);
+                assertThat(finished(port)).as("frame %d armed before it is published", s).isFalse();
+                Gpu.produce(ch, 1);
+                long expected = s;
+                assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == expected)).as("frame %d: %s", s, v).isTrue();
+            }
+            ConsumerSnapshot c = ch.snapshot().consumers().get(0);
+            assertThat(v.corrupt.get()).isZero();
+            assertThat(v.outOfOrder.get()).isZero();
+            assertThat(c.hostEmptyPolls()).as("rounds started by seeing the mirror move while idle: %s", c).isZero();
+            assertThat(c.deviceEmptyPolls()).as("armed rounds woken before their frame (early wakes): %s", c).isZero();
+        }
+    }
+
+    @Test
+    void closeReleasesAnArmedRound() {
+        try (SeqlinkRuntime rt = Gpu.openRuntime()) {
+            PublishChannel ch = rt.openChannel(spec("armed-close").build());
+            ConsumerPort port = ch.consumer(0);
+            Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
+            port.subscribe(v);
+            port.poll(1);
+            assertThat(finished(port)).isFalse();
+            long t0 = System.nanoTime();
+            DrainReport report = ch.drainAndClose(Duration.ofSeconds(5));
+            assertThat(report.clean()).isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+            assertThat(v.received.get()).isZero();
+        }
+    }
+
+    @Test
+    void pauseAndTheStallTimeoutReleaseArmedRoundsAndTheFramesComeOnce() {
+        try (SeqlinkRuntime rt = Gpu.openRuntime()) {
+            PublishChannel ch = rt.openChannel(spec("armed-release").stallTimeout(Duration.ofMillis(50)).build());
+            ConsumerPort port = ch.consumer(0);
+            Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
+            port.subscribe(v);
+            port.poll(1);
+            assertThat(port.pause()).isTrue();
+            assertThat(await(() -> finished(port))).as("pause released the wait").isTrue();
+            Gpu.produce(ch, 1);
+            assertThat(port.resume()).isTrue();
+            assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 1)).isTrue();
+            port.poll(1);
+            assertThat(finished(port)).as("frame 2 armed").isFalse();
+            assertThat(await(() -> port.poll(1) == 0 && finished(port))).as("the stall timeout released frame 2's wait").isTrue();
+            Gpu.produce(ch, 1);
+            assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 2)).isTrue();
+            assertThat(v.corrupt.get()).isZero();
+            assertThat(v.outOfOrder.get()).isZero();
+        }
+    }
+
+    @Test
+    void aLostConsumerReleasesItsArmedRound() {
+        try (SeqlinkRuntime rt = Gpu.openRuntime()) {
+            PublishChannel ch = rt.openChannel(spec("armed-lost").consumerFailurePolicy(ConsumerFailurePolicy.DROP_CONSUMER).build());
+            ConsumerPort port = ch.consumer(0);
+            port.subscribe(new Gpu.Verifier(16 * 1024, true));
+            port.poll(1);
+            assertThat(finished(port)).isFalse();
+            Channels.consumerDeviceLost(ch, 0, new IllegalStateException("lost in the test"));
+            assertThat(await(() -> finished(port))).as("the dead consumer holds no wait").isTrue();
+            ch.close();
+        }
+    }
+
+    /** A live producer against random releases: every frame once, in order, intact, without a device reset. */
+    @Test
+    void aLiveProducerRacingRandomReleasesLosesAndRepeatsNothing() throws Exception {
+        long frames = 20_000;
+        try (SeqlinkRuntime rt = Gpu.openRuntime()) {
+            PublishChannel ch = rt.openChannel(spec("armed-race").slots(8).slotBytes(4096).build());
+            ConsumerPort port = ch.consumer(0);
+            Gpu.Verifier v = new Gpu.Verifier(4096, true);
+            port.subscribe(v);
+            AtomicBoolean done = new AtomicBoolean();
+            Thread producer = new Thread(() -> Gpu.produce(ch, frames));
+            Thread releaser = new Thread(() -> {
+                while (!done.get()) {
+                    if (port.pause()) {
+                        LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(20_000));
+                        port.resume();
+                    }
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(100_000));
+                }
+            });
+            producer.start();
+            releaser.start();
+            boolean all = await(() -> port.poll(4) >= 0 && v.received.get() >= frames);
+            done.set(true);
+            producer.join();
+            releaser.join();
+            assertThat(all).as("%s", v).isTrue();
+            assertThat(v.corrupt.get()).isZero();
+            assertThat(v.outOfOrder.get()).isZero();
+            assertThat(v.received.get()).isEqualTo(frames);
+        }
+    }
+}

@@ -11,16 +11,18 @@
 #   $OUT/java-handoff.json HandOffBenchmark: the naive hand-offs and the floor launched from Java
 #   $OUT/litmus.json      seqlink-litmus: one litmus test per ordering helper
 #   $OUT/junit.log        the GPU suite (tag gpu) and the header contract tests
-#   $OUT/sanitizer.log    compute-sanitizer memcheck, racecheck, synccheck on seqlink-cycle-bench --mode sanitize
+#   $OUT/sanitizer.log    compute-sanitizer memcheck, racecheck, synccheck on seqlink-cycle-bench --mode sanitize, and
+#                         (step sanitize-java) on a short run of the Java channel with armed rounds (CycleBenchmark
+#                         --mode cycle-armed: the armed rounds' waits, consume steps and their release at close)
 #   $OUT/summary.txt      every row with its ratio to the naive two-stream hand-off and to the C++ floor
 #
-# Usage: bash scripts/gpu/fastpath-run.sh [quick|full]   STEPS=env,sass,cpp,java,litmus,junit,sanitize,launch
+# Usage: bash scripts/gpu/fastpath-run.sh [quick|full]   STEPS=env,sass,cpp,java,litmus,junit,sanitize,sanitize-java,launch
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 profile=${1:-full}
 OUT=${OUT:?set OUT}
 bundle=${BUNDLE:-.gpu}
-steps=${STEPS:-env,sass,cpp,java,litmus,junit,sanitize,launch}
+steps=${STEPS:-env,sass,cpp,java,litmus,junit,sanitize,sanitize-java,launch}
 log="$OUT/run.log"
 : > "$log"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
@@ -94,6 +96,14 @@ if want sanitize; then
   for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
     step "sanitizer-$tool" 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
       "$bundle/native/seqlink-cycle-bench" --mode sanitize >> "$OUT/sanitizer.log" 2>&1
+  done
+fi
+if want sanitize-java; then
+  for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
+    echo "==== compute-sanitizer --tool $tool: java CycleBenchmark --mode cycle-armed" >> "$OUT/sanitizer.log"
+    step "sanitizer-java-$tool" 150 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
+      "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --mode cycle-armed --sizes 16384 \
+      --frames 200 --warmup 50 --slots 16 >> "$OUT/sanitizer.log" 2>&1
   done
 fi
 if want launch; then

@@ -40,7 +40,11 @@ public interface DeviceStream extends AutoCloseable {
      */
     void waitValueAtLeast(Memory memory, long offset, long value);
 
-    /** Whether {@link #waitValueAtLeast} is available (64-bit stream memory operations on CUDA). */
+    /**
+     * Whether a {@link #waitValueAtLeast} here would hold back only this stream: on CUDA, 64-bit stream
+     * memory operations and no more streams open on the device than {@code CUDA_DEVICE_MAX_CONNECTIONS}
+     * (streams beyond share hardware queues). May change as streams open and close; ask before each wait.
+     */
     boolean canWaitValue();
 
     /** Binds the publish step of one channel to this (the producer's) stream. */

@@ -68,18 +68,21 @@ final class ArmedRound {
         return 2 * geometry.slots();
     }
 
-    /** The port's armed round, or {@code null} when the channel has no doorbells or the stream cannot wait. */
+    /** The port's armed round, or {@code null} when the channel has no doorbells. */
     static @Nullable ArmedRound of(@Nullable MappedBuffer doorbells, DeviceStream stream, long maxArmedNanos) {
-        return doorbells != null && stream.canWaitValue() ? new ArmedRound(doorbells, stream, maxArmedNanos) : null;
+        return doorbells != null ? new ArmedRound(doorbells, stream, maxArmedNanos) : null;
     }
 
     private long word(long s) {
         return (s % count) * 8;
     }
 
-    /** Whether frame {@code s} (not yet seen published) may be armed: never after an empty armed round, and only while its doorbell is below it. */
+    /**
+     * Whether frame {@code s} (not yet seen published) may be armed: never after an empty armed round, only
+     * while its doorbell is below it, and only while a wait on the stream holds back no other stream.
+     */
     boolean mayArm(long s) {
-        return s != neverArm && doorbells.getAcquire(word(s)) < s;
+        return s != neverArm && doorbells.getAcquire(word(s)) < s && stream.canWaitValue();
     }
 
     /** Enqueues the wait for frame {@code s}; the caller enqueues the round's work after it, then checks the port's state. */

@@ -11,6 +11,22 @@ final class CudaDevice implements Device {
 
     private final CudaBackend backend;
     private final DeviceContext context;
+    /** Streams open on this device: more than {@link #HARDWARE_QUEUES} share hardware queues. */
+    private final java.util.concurrent.atomic.AtomicInteger openStreams = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * The device's hardware work queues a context's streams are spread over ({@code CUDA_DEVICE_MAX_CONNECTIONS},
+     * default 8): a stream wait holds its queue, and so every stream aliased onto it.
+     */
+    static final int HARDWARE_QUEUES = hardwareQueues(System.getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+
+    static int hardwareQueues(String setting) {
+        try {
+            return setting == null ? 8 : Math.max(1, Math.min(32, Integer.parseInt(setting.trim())));
+        } catch (NumberFormatException ex) {
+            return 8;
+        }
+    }
 
     CudaDevice(CudaBackend backend, DeviceContext context) {
         this.backend = backend;
@@ -51,7 +67,18 @@ final class CudaDevice implements Device {
     @Override
     public DeviceStream newStream(String name) {
         backend.checkOpen();
-        return backend.track(new CudaStream(backend, this, name));
+        CudaStream stream = new CudaStream(backend, this, name);
+        openStreams.incrementAndGet();
+        return backend.track(stream);
+    }
+
+    void streamClosed() {
+        openStreams.decrementAndGet();
+    }
+
+    /** Whether each open stream has a hardware queue of its own (no more streams than {@link #HARDWARE_QUEUES}). */
+    boolean streamsUnaliased() {
+        return openStreams.get() <= HARDWARE_QUEUES;
     }
 
     @Override

@@ -131,9 +131,14 @@ final class CudaStream implements DeviceStream {
         }
     }
 
+    /**
+     * 64-bit stream memory operations, and no more streams open on the device than it has hardware queues
+     * ({@code CUDA_DEVICE_MAX_CONNECTIONS}): beyond that streams share queues, and a wait would hold back
+     * whatever stream shares this one's.
+     */
     @Override
     public boolean canWaitValue() {
-        return context.streamMemOps64();
+        return context.streamMemOps64() && device.streamsUnaliased();
     }
 
     @Override
@@ -217,6 +222,7 @@ final class CudaStream implements DeviceStream {
                 r.run();
             }
             backend.released(this);
+            device.streamClosed();
         }
     }
 

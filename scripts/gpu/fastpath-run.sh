@@ -101,9 +101,9 @@ fi
 if want sanitize-java; then
   for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
     echo "==== compute-sanitizer --tool $tool: java CycleBenchmark --mode cycle-armed" >> "$OUT/sanitizer.log"
-    step "sanitizer-java-$tool" 150 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
+    step "sanitizer-java-$tool" 90 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
       "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --mode cycle-armed --sizes 16384 \
-      --frames 200 --warmup 50 --slots 16 >> "$OUT/sanitizer.log" 2>&1
+      --frames 50 --warmup 10 --slots 16 >> "$OUT/sanitizer.log" 2>&1
   done
 fi
 if want launch; then

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.DeviceException;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerFailurePolicy;
@@ -67,10 +68,11 @@ class ArmedRoundsGpuTest {
             ConsumerPort port = ch.consumer(0);
             Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
             port.subscribe(v);
+            PatternKernels pattern = PatternKernels.on(ch.producerStream(), TestKernels.MODULE); // bound before any arm
             for (long s = 1; s <= frames; s++) {
                 port.poll(1);
                 assertThat(finished(port)).as("frame %d armed before it is published", s).isFalse();
-                Gpu.produce(ch, 1);
+                Gpu.produce(ch, 1, pattern);
                 long expected = s;
                 assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == expected)).as("frame %d: %s", s, v).isTrue();
             }
@@ -79,6 +81,26 @@ class ArmedRoundsGpuTest {
             assertThat(v.outOfOrder.get()).isZero();
             assertThat(c.hostEmptyPolls()).as("rounds started by seeing the mirror move while idle: %s", c).isZero();
             assertThat(c.deviceEmptyPolls()).as("armed rounds woken before their frame (early wakes): %s", c).isZero();
+        }
+    }
+
+    /**
+     * Binding a kernel loads a module, which waits for the device's queued work: the backend releases the armed
+     * round first (run 1 on the H200 hung here for ever before it did), the round lands empty, and the frame
+     * comes by an ordinary round.
+     */
+    @Test
+    void bindingAKernelWhileARoundIsArmedReleasesIt() {
+        try (SeqlinkRuntime rt = Gpu.openRuntime()) {
+            PublishChannel ch = rt.openChannel(spec("armed-bind").build());
+            ConsumerPort port = ch.consumer(0);
+            Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
+            port.subscribe(v);
+            port.poll(1);
+            assertThat(finished(port)).isFalse();
+            Gpu.produce(ch, 1); // binds the pattern kernels now
+            assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 1)).as("%s", v).isTrue();
+            assertThat(v.corrupt.get()).isZero();
         }
     }
 

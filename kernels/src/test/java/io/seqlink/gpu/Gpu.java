@@ -51,10 +51,17 @@ final class Gpu {
      * batches of up to four. Fails when a claim waits longer than 10 s.
      */
     static void produce(PublishChannel ch, long count) {
+        produce(ch, count, PatternKernels.on(ch.producerStream(), TestKernels.MODULE));
+    }
+
+    /**
+     * {@link #produce(PublishChannel, long)} with kernels bound once: binding loads a module, which waits for
+     * the device's queued work, so the backend first releases any armed round on the device.
+     */
+    static void produce(PublishChannel ch, long count, PatternKernels pattern) {
         long slotBytes = ch.spec().slotBytes();
         int batch = Math.min(4, ch.spec().maxPublishBatch());
         int pending = 0;
-        PatternKernels pattern = PatternKernels.on(ch.producerStream(), TestKernels.MODULE);
         for (long i = 1; i <= count; i++) {
             long seq = ch.claim(10, TimeUnit.SECONDS);
             if (seq <= 0) {

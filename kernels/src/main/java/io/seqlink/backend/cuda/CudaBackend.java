@@ -190,6 +190,7 @@ final class CudaBackend implements Backend {
         if (!liveMemory.remove(memory)) {
             return;
         }
+        releaseWaits(null);
         for (CudaDevice d : openDevices()) {
             try {
                 d.context().synchronize();
@@ -198,6 +199,20 @@ final class CudaBackend implements Backend {
             }
         }
         memory.free();
+    }
+
+    /**
+     * Releases the pending host-releasable stream waits ({@link CudaStream#releaseWait()}) of every stream in
+     * {@code context} ({@code null}: every context) before a call that waits for the context's work: a context
+     * synchronisation, or loading a module, which waits for work already queued. A wait nothing releases would
+     * hold that call for ever (the channel's armed rounds: a released round lands empty, so this is always safe).
+     */
+    void releaseWaits(DeviceContext context) {
+        for (CudaStream s : liveStreams) {
+            if (context == null || s.context() == context) {
+                s.releaseWait();
+            }
+        }
     }
 
     private synchronized List<CudaDevice> openDevices() {

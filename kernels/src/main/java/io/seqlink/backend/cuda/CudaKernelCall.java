@@ -24,6 +24,8 @@ final class CudaKernelCall extends AbstractKernelCall {
         for (int i = 0; i < params.length; i++) {
             sizes[i] = params[i].bytes();
         }
+        // loading a module (and, under lazy loading, a function) waits for the context's queued work
+        stream.backend().releaseWaits(stream.context());
         this.launch = new KernelLaunch(stream.context(), kernel, stream.context().userFunction(module, kernel), sizes);
         stream.onClose(launch::release);
     }

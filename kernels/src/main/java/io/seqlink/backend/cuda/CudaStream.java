@@ -40,6 +40,10 @@ final class CudaStream implements DeviceStream {
     private final List<Runnable> releases = new ArrayList<>();
     private KernelLaunch writeValueKernel;
     private volatile boolean closed;
+    /** The last wait on pinned host memory, which the host can release by raising the word ({@link #releaseWait}). */
+    private CudaMappedBuffer waitWord;
+    private long waitOffset;
+    private long waitValue;
 
     CudaStream(CudaBackend backend, CudaDevice device, String name) {
         this.backend = backend;
@@ -150,9 +154,25 @@ final class CudaStream implements DeviceStream {
         }
         context.bind();
         NativePointers.repoint(dstPointer, d);
+        if (memory instanceof CudaMappedBuffer mapped) {
+            waitWord = mapped;
+            waitOffset = offset;
+            waitValue = value;
+        }
         int r = JCudaDriver.cuStreamWaitValue64(stream, dstPointer, value, jcuda.driver.CUstreamWaitValue_flags.CU_STREAM_WAIT_VALUE_GEQ);
         if (r != CUresult.CUDA_SUCCESS) {
             throw Cu.error(r, "cuStreamWaitValue64", context.ordinal(), "stream '" + name + "'");
+        }
+    }
+
+    /**
+     * Releases this stream's last wait on pinned host memory, if any, by raising its word to the awaited value
+     * (never lowering it): the backend's guard before calls that wait for a context's queued work. Any thread;
+     * under the stream's monitor, like the enqueues (a wait being enqueued is released whole or not at all).
+     */
+    synchronized void releaseWait() {
+        if (waitWord != null) {
+            waitWord.raiseTo(waitOffset, waitValue);
         }
     }
 

@@ -82,9 +82,12 @@ final class ChannelApiCycle {
         }
     }
 
+    /** Opens the channel and binds the fill kernel (binding loads a module, which would release an armed round). */
     private static PublishChannel open(SeqlinkRuntime rt, int producer, int consumer, int slots, long size, boolean armed) {
-        return rt.openChannel(ChannelSpec.builder(armed ? "cycle-armed" : "cycle-host").producer(producer)
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder(armed ? "cycle-armed" : "cycle-host").producer(producer)
                 .consumers(consumer).slots(slots).slotBytes(size).armedRounds(armed).build());
+        BenchWork.on(ch.producerStream());
+        return ch;
     }
 
     /** Claims, fills on the producer stream, commits and publishes the next frame. */

@@ -28,10 +28,10 @@ import org.jspecify.annotations.Nullable;
  * after the host's raise and lower it again.
  *
  * <p>Rules: one round armed at a time (the port's one round in flight, so no host-ring slot a listener
- * holds is restaged: arming happens only after the last round's ack); a frame whose armed round landed
- * empty (cancelled, or woken by another consumer's cancel of the shared word) is never armed again: its
- * doorbell already passes, so the poller takes it by an ordinary round once it sees it published; a
- * frame is armed only while its doorbell is below it. A round armed longer than the channel's stall
+ * holds is restaged: arming happens only after the last round's ack); a frame is armed only while its
+ * doorbell is below it, so a frame whose armed round landed empty (released by a cancel, this port's or
+ * another consumer's of the shared word) is never armed again: its doorbell passes for good, and the
+ * poller takes it by an ordinary round once it sees it published. A round armed longer than the channel's stall
  * timeout is cancelled by its poller, which bounds how long a wait holds a stream (and any stream
  * aliased onto the same hardware queue: one armed wait per consumer stream).
  *
@@ -53,8 +53,6 @@ final class ArmedRound {
     private volatile long armedSeq;
     private long armedAtNanos;
     private long kickAtNanos;
-    /** The last frame whose armed round landed empty: it is taken by an ordinary round. */
-    private long neverArm;
 
     private ArmedRound(MappedBuffer doorbells, DeviceStream stream, long maxArmedNanos) {
         this.doorbells = doorbells;
@@ -78,11 +76,12 @@ final class ArmedRound {
     }
 
     /**
-     * Whether frame {@code s} (not yet seen published) may be armed: never after an empty armed round, only
-     * while its doorbell is below it, and only while a wait on the stream holds back no other stream.
+     * Whether frame {@code s} (not yet seen published) may be armed: only while its doorbell is below it (a
+     * released frame's doorbell passes for good: it is never armed again), and only while a wait on the stream
+     * holds back no other stream.
      */
     boolean mayArm(long s) {
-        return s != neverArm && doorbells.getAcquire(word(s)) < s && stream.canWaitValue();
+        return doorbells.getAcquire(word(s)) < s && stream.canWaitValue();
     }
 
     /** Enqueues the wait for frame {@code s}; the caller enqueues the round's work after it, then checks the port's state. */
@@ -127,11 +126,8 @@ final class ArmedRound {
         }
     }
 
-    /** The armed round landed; {@code took} whether it took its frame. A frame it did not take is never armed again. */
-    void landed(boolean took) {
-        if (!took) {
-            neverArm = armedSeq;
-        }
+    /** The armed round landed (whether or not it took its frame). */
+    void landed() {
         armedSeq = 0;
     }
 }

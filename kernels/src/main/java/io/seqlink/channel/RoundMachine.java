@@ -201,9 +201,8 @@ final class RoundMachine {
     private int landed(int mode) {
         long readyTo = transport.mirrorWord(ConsumerBlock.READY_TO);
         if (armedInFlight()) {
-            boolean took = readyTo >= round.from;
-            armed.landed(took);
-            if (!took) { // released by a cancel before its frame came: nothing delivered, nothing acknowledged
+            armed.landed();
+            if (readyTo < round.from) { // released by a cancel before its frame came: nothing delivered, nothing acknowledged
                 round.status(Round.IDLE);
                 return 0;
             }

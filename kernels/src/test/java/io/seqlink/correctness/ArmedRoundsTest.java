@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerFailurePolicy;
 import io.seqlink.channel.ConsumerPort;
@@ -36,6 +37,20 @@ class ArmedRoundsTest {
         return Rig.runtime(EmulatedTopology.builder(2).streamMode(mode).build()).open();
     }
 
+    /** A channel whose consumer subscribed a listener recording sequences and polled once: its frame 1 is armed. */
+    private record Armed(PublishChannel channel, ConsumerPort port, List<Long> got) {
+    }
+
+    private static Armed arm(SeqlinkRuntime rt, ChannelSpec spec) {
+        PublishChannel ch = rt.openChannel(spec);
+        ConsumerPort port = ch.consumer(1);
+        List<Long> got = new CopyOnWriteArrayList<>();
+        port.subscribe(f -> got.add(f.sequence()));
+        assertThat(port.poll(1)).isZero();
+        assertThat(port.stream().completed()).as("frame 1 armed: the wait holds the stream").isFalse();
+        return new Armed(ch, port, got);
+    }
+
     @ParameterizedTest
     @EnumSource(EmulatedTopology.StreamMode.class)
     void anIdleConsumerArmsItsNextFrameAndTakesItWhenItIsPublished(EmulatedTopology.StreamMode mode) {
@@ -63,12 +78,10 @@ class ArmedRoundsTest {
     @EnumSource(EmulatedTopology.StreamMode.class)
     void closeReleasesTheArmedRoundAndNothingIsDelivered(EmulatedTopology.StreamMode mode) {
         try (SeqlinkRuntime rt = open(mode)) {
-            PublishChannel ch = rt.openChannel(Rig.channel("armed-close", 0, 1).build());
-            ConsumerPort port = ch.consumer(1);
-            List<Long> got = new CopyOnWriteArrayList<>();
-            port.subscribe(f -> got.add(f.sequence()));
-            assertThat(port.poll(1)).isZero();
-            assertThat(port.stream().completed()).isFalse();
+            Armed a = arm(rt, Rig.channel("armed-close", 0, 1).build());
+            PublishChannel ch = a.channel();
+            ConsumerPort port = a.port();
+            List<Long> got = a.got();
             DrainReport report = ch.drainAndClose(Duration.ofSeconds(5));
             assertThat(report.clean()).isTrue();
             assertThat(ch.state()).isEqualTo(ChannelState.CLOSED);
@@ -81,11 +94,10 @@ class ArmedRoundsTest {
     @EnumSource(EmulatedTopology.StreamMode.class)
     void pauseReleasesTheArmedRoundAndTheFrameComesOnceAfterResume(EmulatedTopology.StreamMode mode) {
         try (SeqlinkRuntime rt = open(mode)) {
-            PublishChannel ch = rt.openChannel(Rig.channel("armed-pause", 0, 1).build());
-            ConsumerPort port = ch.consumer(1);
-            List<Long> got = new CopyOnWriteArrayList<>();
-            port.subscribe(f -> got.add(f.sequence()));
-            assertThat(port.poll(1)).isZero();
+            Armed a = arm(rt, Rig.channel("armed-pause", 0, 1).build());
+            PublishChannel ch = a.channel();
+            ConsumerPort port = a.port();
+            List<Long> got = a.got();
             assertThat(port.pause()).isTrue();
             assertThat(Rig.await(WAIT, () -> port.stream().completed())).as("the released wait lets the stream drain").isTrue();
             ch.offer(Rig.frame(1, 1), 0, 24);
@@ -105,12 +117,10 @@ class ArmedRoundsTest {
     @EnumSource(EmulatedTopology.StreamMode.class)
     void aRoundArmedLongerThanTheStallTimeoutIsReleasedAndItsFrameIsNeverArmedAgain(EmulatedTopology.StreamMode mode) {
         try (SeqlinkRuntime rt = open(mode)) {
-            PublishChannel ch = rt.openChannel(Rig.channel("armed-stall", 0, 1).stallTimeout(Duration.ofMillis(30)).build());
-            ConsumerPort port = ch.consumer(1);
-            List<Long> got = new CopyOnWriteArrayList<>();
-            port.subscribe(f -> got.add(f.sequence()));
-            assertThat(port.poll(1)).isZero();
-            assertThat(port.stream().completed()).isFalse();
+            Armed a = arm(rt, Rig.channel("armed-stall", 0, 1).stallTimeout(Duration.ofMillis(30)).build());
+            PublishChannel ch = a.channel();
+            ConsumerPort port = a.port();
+            List<Long> got = a.got();
             assertThat(Rig.await(WAIT, () -> port.poll(1) == 0 && port.stream().completed()))
                     .as("the poller released its own wait after the stall timeout").isTrue();
             for (int i = 0; i < 50; i++) {
@@ -129,13 +139,11 @@ class ArmedRoundsTest {
     @EnumSource(EmulatedTopology.StreamMode.class)
     void aFailedProducerDeviceReleasesTheArmedRound(EmulatedTopology.StreamMode mode) {
         try (SeqlinkRuntime rt = open(mode)) {
-            PublishChannel ch = rt.openChannel(Rig.channel("armed-fault", 0, 1)
+            Armed a = arm(rt, Rig.channel("armed-fault", 0, 1)
                     .consumerFailurePolicy(ConsumerFailurePolicy.DROP_CONSUMER).build());
-            ConsumerPort port = ch.consumer(1);
-            List<Long> got = new CopyOnWriteArrayList<>();
-            port.subscribe(f -> got.add(f.sequence()));
-            assertThat(port.poll(1)).isZero();
-            assertThat(port.stream().completed()).isFalse();
+            PublishChannel ch = a.channel();
+            ConsumerPort port = a.port();
+            List<Long> got = a.got();
             Rig.emulated(rt).faults().failNextLaunches(0, 1);
             // the failed launch fails the device; the channel learns it at its next producer call (threaded
             // streams fail asynchronously)

@@ -58,6 +58,15 @@ class ArmedRoundsGpuTest {
         }
     }
 
+    /** Subscribes a verifying host listener and polls once: frame 1 is armed (the consumer stream does not complete). */
+    private static Gpu.Verifier armFirstFrame(ConsumerPort port) {
+        Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
+        port.subscribe(v);
+        port.poll(1);
+        assertThat(finished(port)).as("frame 1 armed").isFalse();
+        return v;
+    }
+
     /** One frame at a time, each taken by the round armed before it was published: no early wake, none lost. */
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = {"SAME_DEVICE", "PEER_ATOMIC", "PEER_COPY", "HOST_STAGED"})
@@ -94,10 +103,7 @@ class ArmedRoundsGpuTest {
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-bind").build());
             ConsumerPort port = ch.consumer(0);
-            Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
-            port.subscribe(v);
-            port.poll(1);
-            assertThat(finished(port)).isFalse();
+            Gpu.Verifier v = armFirstFrame(port);
             Gpu.produce(ch, 1); // binds the pattern kernels now
             assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 1)).as("%s", v).isTrue();
             assertThat(v.corrupt.get()).isZero();
@@ -109,10 +115,7 @@ class ArmedRoundsGpuTest {
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-close").build());
             ConsumerPort port = ch.consumer(0);
-            Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
-            port.subscribe(v);
-            port.poll(1);
-            assertThat(finished(port)).isFalse();
+            Gpu.Verifier v = armFirstFrame(port);
             long t0 = System.nanoTime();
             DrainReport report = ch.drainAndClose(Duration.ofSeconds(5));
             assertThat(report.clean()).isTrue();

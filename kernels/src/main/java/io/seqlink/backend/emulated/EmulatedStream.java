@@ -134,21 +134,22 @@ final class EmulatedStream implements DeviceStream {
 
     @Override
     public void writeValue(Memory dst, long offset, long value) {
-        EmulatedMemory d = device.own(dst);
-        if ((offset & 7) != 0) {
-            throw new IllegalArgumentException("offset must be a multiple of 8 (a 64-bit word), was " + offset);
-        }
-        d.index(offset, 8);
-        enqueue(writeValueTask, d, null, null, offset, value, 0, 0, 0, 0);
+        enqueue(writeValueTask, word(dst, offset), null, null, offset, value, 0, 0, 0, 0);
     }
 
-    @Override
-    public void waitValueAtLeast(Memory memory, long offset, long value) {
+    /** The memory holding the 64-bit word at {@code offset}, checked at the call as the driver checks it. */
+    private EmulatedMemory word(Memory memory, long offset) {
         EmulatedMemory m = device.own(memory);
         if ((offset & 7) != 0) {
             throw new IllegalArgumentException("offset must be a multiple of 8 (a 64-bit word), was " + offset);
         }
         m.index(offset, 8);
+        return m;
+    }
+
+    @Override
+    public void waitValueAtLeast(Memory memory, long offset, long value) {
+        EmulatedMemory m = word(memory, offset);
         throwIfFailed();
         if (closed) {
             throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
@@ -366,13 +367,7 @@ final class EmulatedStream implements DeviceStream {
         throwIfFailed();
         int spins = 0;
         while (head != tail) {
-            if (!threaded && !stalled && drain()) {
-                spins = 0;
-            } else if (++spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(50_000);
-            }
+            spins = runOrBackOff(spins);
             DeviceException f = failure;
             if (f != null) {
                 head = tail;
@@ -393,6 +388,22 @@ final class EmulatedStream implements DeviceStream {
     }
 
     /**
+     * One step of a thread waiting for the queue to empty: an inline stream runs what it can on the caller;
+     * otherwise (or when nothing could run) 100 spins, then parks of 50 µs. Returns the next spin count.
+     */
+    private int runOrBackOff(int spins) {
+        if (!threaded && !stalled && drain()) {
+            return 0;
+        }
+        if (spins < 100) {
+            Thread.onSpinWait();
+        } else {
+            LockSupport.parkNanos(50_000);
+        }
+        return spins + 1;
+    }
+
+    /**
      * Runs the queued work before a close, up to a wait whose word has not passed: that wait would hold
      * the stream for ever (nobody released it: a channel releases its armed rounds before it closes its
      * streams), so it and what queued behind it are dropped with the stream, as a destroyed context drops
@@ -407,13 +418,7 @@ final class EmulatedStream implements DeviceStream {
             if (task == waitTask && word != null && ((EmulatedMemory) word).getAcquireWord(cmd.a) < cmd.b) {
                 return;
             }
-            if (!threaded && !stalled && drain()) {
-                spins = 0;
-            } else if (++spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(50_000);
-            }
+            spins = runOrBackOff(spins);
         }
     }
 

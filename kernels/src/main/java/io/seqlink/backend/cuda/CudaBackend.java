@@ -233,6 +233,7 @@ final class CudaBackend implements Backend {
             }
             closed = true;
         }
+        releaseWaits(null); // closing a stream synchronises it: a wait nobody released would hold the close for ever
         for (CudaStream s : new ArrayList<>(liveStreams)) {
             try {
                 s.close();

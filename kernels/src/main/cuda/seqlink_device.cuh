@@ -20,9 +20,10 @@
 // Ordering, once per batch (docs/memory-model.md names every edge):
 //   fence.acq_rel.sys                 frames, stamps and replica copies before everything below
 //   red.relaxed.sys.add publish_seq   the publish: with the fence, a release add
-//   st.relaxed.sys writer_busy, replica publish_seq / writer_busy, doorbells
-//   fence.acq_rel.sys                 writer_busy before any later frame write; all of it before the mirror
-//   st.relaxed.sys mirror             the host learns of the batch last
+//   st.relaxed.sys writer_busy, replica publish_seq / writer_busy
+//   fence.acq_rel.sys                 writer_busy before any later frame write; the add before the doorbells
+//                                     and the mirror (the doorbells' release: a wait that passes finds the add)
+//   st.relaxed.sys doorbells, mirror  the consumer streams' waits and the host learn of the batch last
 // Two MEMBAR.ALL.SYS per batch, whatever the number of replicas.
 #pragma once
 
@@ -89,15 +90,17 @@ __device__ inline void publish_tail(const PublishArgs& a, uint64_t first, uint64
         st_relaxed_sys(word_at(a.push_control[t], layout::CONTROL_PUBLISH_SEQ), last);
         st_relaxed_sys(word_at(a.push_control[t], layout::CONTROL_WRITER_BUSY), writer_busy);
     }
+    fence_acq_rel_sys();
     if (a.doorbells != 0) {
-        // before the fence below, so a host that saw the mirror at s knows doorbell s has landed (the
-        // armed-round cancel protocol relies on it); not ordered after the add: an armed consumer woken
-        // early finds publish_seq short by its own acquire read and takes nothing (an empty round)
+        // after the fence, which orders the add before every doorbell store (a consumer stream whose wait
+        // passes on doorbell s finds publish_seq >= s by its acquire read: no early wake); not ordered
+        // before the mirror store below, and no need: the host arms s only after it saw the mirror at
+        // s - 1, which a later batch stored (s - 1 and the last lap's s - n never share a batch, n = 2 x
+        // slots > max_batch), after its own first fence, so the last lap's store to word s % n landed
         for (uint64_t s = first; s <= last; s++) {
             st_relaxed_sys(word_at(a.doorbells, (s % a.doorbell_count) * 8), s);
         }
     }
-    fence_acq_rel_sys();
     st_relaxed_sys(word_at(a.mirror, layout::CONTROL_PUBLISH_SEQ), last);
 }
 

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   doorbell ring (pinned, one per channel, n = 2 x slots words; the publish stores s into s % n
- *   for every frame s, before the host mirror: an extra signal, never the publication)
+ *   for every frame s, after a fence that orders the add before it: an extra signal, never the publication)
  *
  *   poller   arm(s):   stream: wait(doorbell[s % n] >= s) -> consume(s..s) [-> stage, host_round]
  *   GPU      publish s: doorbell[s % n] = s -> the wait passes -> the consume step's own acquire read
@@ -51,6 +51,8 @@ final class ArmedRound {
     private final long maxArmedNanos;
     /** The frame armed now; 0: none. Written by the poller, read by cancellers. */
     private volatile long armedSeq;
+    /** The last frame this port's cancel released; 0: none. Written by cancellers, read by the poller. */
+    private volatile long releasedSeq;
     private long armedAtNanos;
     private long kickAtNanos;
 
@@ -105,6 +107,7 @@ final class ArmedRound {
     void cancel() {
         long s = armedSeq;
         if (s != 0) {
+            releasedSeq = s; // before the raise: the poller sees it once the round the raise released has landed
             doorbells.raiseTo(word(s), s);
         }
     }
@@ -126,8 +129,15 @@ final class ArmedRound {
         }
     }
 
-    /** The armed round landed (whether or not it took its frame). */
-    void landed() {
+    /**
+     * The armed round landed (whether or not it took its frame). Returns whether this port's cancel released
+     * it; for a round that landed empty, {@code false} means its wait passed on a doorbell this port did not
+     * raise: an early wake (the producer's doorbell seen before its add), or another consumer's cancel of the
+     * shared word.
+     */
+    boolean landed() {
+        long s = armedSeq;
         armedSeq = 0;
+        return releasedSeq == s;
     }
 }

@@ -66,7 +66,9 @@ public final class ConsumerPort {
     static final int C_LAT_COUNT = 7;
     static final int C_LAT_TOTAL = 8;
     static final int C_LAT_MAX = 9;
-    private static final int COUNTERS = 10;
+    static final int C_ARMED_EARLY_WAKES = 10;
+    static final int C_ARMED_RELEASED = 11;
+    private static final int COUNTERS = 12;
 
     private final DefaultPublishChannel channel;
     private final int device;
@@ -381,9 +383,14 @@ public final class ConsumerPort {
     ConsumerSnapshot snapshot(long publishedOnDevice) {
         long ack = acked();
         Throwable f = failure;
+        // the armed counters before the device's: the host counts an empty armed round after the step's mirror
+        // holds it, so the ordinary count below is never short (at most one high while a landing is counted)
+        long earlyWakes = counters.get(C_ARMED_EARLY_WAKES);
+        long released = counters.get(C_ARMED_RELEASED);
+        long ordinaryEmpty = Math.max(0, mirrorWord(ConsumerBlock.EMPTY_POLLS) - earlyWakes - released);
         return new ConsumerSnapshot(device, transport, state(), stalled(), retrying(), ack, Math.max(0, publishedOnDevice - ack),
                 counters.get(C_DELIVERED), counters.get(C_MISSED), mirrorWord(ConsumerBlock.LAPS), counters.get(C_ROUNDS),
-                mirrorWord(ConsumerBlock.READS), mirrorWord(ConsumerBlock.EMPTY_POLLS), counters.get(C_HOST_EMPTY),
+                mirrorWord(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released, counters.get(C_HOST_EMPTY),
                 counters.get(C_RETRIES), counters.get(C_DEAD_LETTERED), counters.get(C_STALLS), counters.get(C_LAT_COUNT),
                 counters.get(C_LAT_TOTAL), counters.get(C_LAT_MAX), f == null ? null : f.getMessage());
     }

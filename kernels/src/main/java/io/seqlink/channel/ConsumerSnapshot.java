@@ -18,7 +18,14 @@ import org.jspecify.annotations.Nullable;
  * @param laps              frames the consume step found overwritten (device counter)
  * @param rounds            consume rounds launched
  * @param deviceReads       consume steps that found frames (device counter)
- * @param deviceEmptyPolls  consume steps that found none (device counter; should stay near 0)
+ * @param deviceEmptyPolls  ordinary consume steps (started on seeing frames published) that found none (device
+ *                          counter less the armed rounds below; should stay 0)
+ * @param armedEarlyWakes   armed rounds that landed empty though no cancel of this consumer released them: the
+ *                          wait passed on a doorbell before the add it follows was visible (should stay near 0),
+ *                          or another consumer's cancel raised the shared doorbell; harmless, the frame comes
+ *                          by an ordinary round
+ * @param armedReleased     armed rounds this consumer's cancel released (close, pause, stall timeout, a failure)
+ *                          that landed empty
  * @param hostEmptyPolls    launcher looks at the host mirror that found nothing new
  * @param retries           listener deliveries retried
  * @param deadLettered      frames handed to the error handler
@@ -31,6 +38,11 @@ import org.jspecify.annotations.Nullable;
 public record ConsumerSnapshot(int device, Transport transport, ConsumerState state, boolean stalled, boolean retrying,
         long acknowledged,
         long lag, long delivered, long missed, long laps, long rounds, long deviceReads, long deviceEmptyPolls,
-        long hostEmptyPolls, long retries, long deadLettered, long stalls, long latencyCount, long latencyTotalNanos,
-        long latencyMaxNanos, @Nullable String failure) {
+        long armedEarlyWakes, long armedReleased, long hostEmptyPolls, long retries, long deadLettered, long stalls,
+        long latencyCount, long latencyTotalNanos, long latencyMaxNanos, @Nullable String failure) {
+
+    /** Every consume step that ran on the device: those that found frames, the ordinary empty ones and the armed empty ones. */
+    public long deviceConsumeSteps() {
+        return deviceReads + deviceEmptyPolls + armedEarlyWakes + armedReleased;
+    }
 }

@@ -201,8 +201,9 @@ final class RoundMachine {
     private int landed(int mode) {
         long readyTo = transport.mirrorWord(ConsumerBlock.READY_TO);
         if (armedInFlight()) {
-            armed.landed();
-            if (readyTo < round.from) { // released by a cancel before its frame came: nothing delivered, nothing acknowledged
+            boolean released = armed.landed();
+            if (readyTo < round.from) { // woken before its frame came: nothing delivered, nothing acknowledged
+                counters.increment(released ? ConsumerPort.C_ARMED_RELEASED : ConsumerPort.C_ARMED_EARLY_WAKES);
                 round.status(Round.IDLE);
                 return 0;
             }

@@ -9,6 +9,7 @@ import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerFailurePolicy;
 import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import java.time.Duration;
@@ -71,6 +72,7 @@ class ArmedRoundsTest {
             }
             assertThat(got).hasSize(20).isSorted().doesNotHaveDuplicates();
             assertThat(port.snapshot().hostEmptyPolls()).as("no round started by seeing the mirror move idle").isZero();
+            assertEmptyLandings(port, 0, 0);
         }
     }
 
@@ -110,6 +112,7 @@ class ArmedRoundsTest {
             ch.offer(Rig.frame(2, 2), 0, 24);
             assertThat(Rig.await(WAIT, () -> port.poll(1) >= 0 && got.size() == 2)).isTrue();
             assertThat(got).containsExactly(1L, 2L);
+            assertEmptyLandings(port, 0, 1);
         }
     }
 
@@ -132,6 +135,7 @@ class ArmedRoundsTest {
             assertThat(port.poll(1)).isZero();
             assertThat(port.stream().completed()).as("frame 2 is armed").isFalse();
             assertThat(got).containsExactly(1L);
+            assertEmptyLandings(port, 0, 1);
         }
     }
 
@@ -219,6 +223,54 @@ class ArmedRoundsTest {
             assertThat(torn).isEmpty();
             assertThat(got).hasSize(frames).isSorted().doesNotHaveDuplicates();
             assertThat(port.snapshot().rounds()).isPositive();
+            ConsumerSnapshot c = port.snapshot();
+            assertThat(c.armedEarlyWakes()).as("the doorbell follows the add: no wait passes before its frame: %s", c).isZero();
+            assertThat(c.deviceEmptyPolls()).as("ordinary steps start on frames seen published: %s", c).isZero();
         }
+    }
+
+    /**
+     * Two consumers arm the same frame on the channel's one doorbell ring; one pauses, and its cancel releases
+     * the other's wait too. The paused consumer counts a released round, the other an empty landing it did
+     * not cause (reported with the early wakes); neither counts an ordinary step that found nothing, and both
+     * take the frame once when it comes.
+     */
+    @ParameterizedTest
+    @EnumSource(EmulatedTopology.StreamMode.class)
+    void anArmedRoundThatLandsEmptyIsCountedApartFromOrdinarySteps(EmulatedTopology.StreamMode mode) {
+        try (SeqlinkRuntime rt = Rig.runtime(EmulatedTopology.builder(3).streamMode(mode).build()).open()) {
+            PublishChannel ch = rt.openChannel(Rig.channel("armed-count", 0, 1, 2).build());
+            ConsumerPort pausing = ch.consumer(1);
+            ConsumerPort other = ch.consumer(2);
+            List<Long> gotPausing = new CopyOnWriteArrayList<>();
+            List<Long> gotOther = new CopyOnWriteArrayList<>();
+            pausing.subscribe(f -> gotPausing.add(f.sequence()));
+            other.subscribe(f -> gotOther.add(f.sequence()));
+            assertThat(pausing.poll(1)).isZero();
+            assertThat(other.poll(1)).isZero();
+            assertThat(other.stream().completed()).as("frame 1 armed on the other consumer").isFalse();
+            assertThat(pausing.pause()).isTrue();
+            assertThat(Rig.await(WAIT, () -> other.poll(1) >= 0 && other.stream().completed()))
+                    .as("the other consumer's wait passed on the raised doorbell").isTrue();
+            assertThat(Rig.await(WAIT, () -> other.poll(1) >= 0 && other.snapshot().armedEarlyWakes() == 1)).isTrue();
+            assertThat(pausing.resume()).isTrue();
+            assertThat(Rig.await(WAIT, () -> pausing.poll(1) >= 0 && pausing.snapshot().armedReleased() == 1)).isTrue();
+            ch.offer(Rig.frame(1, 1), 0, 24);
+            assertThat(Rig.await(WAIT, () -> pausing.poll(1) + other.poll(1) >= 0 && gotPausing.size() == 1 && gotOther.size() == 1))
+                    .isTrue();
+            assertThat(gotPausing).containsExactly(1L);
+            assertThat(gotOther).containsExactly(1L);
+            assertEmptyLandings(pausing, 0, 1);
+            assertEmptyLandings(other, 1, 0);
+        }
+    }
+
+    private static void assertEmptyLandings(ConsumerPort port, long earlyWakes, long released) {
+        ConsumerSnapshot c = port.snapshot();
+        assertThat(c.armedEarlyWakes()).as("armed rounds landed empty without this consumer's cancel: %s", c).isEqualTo(earlyWakes);
+        assertThat(c.armedReleased()).as("armed rounds this consumer's cancel released: %s", c).isEqualTo(released);
+        assertThat(c.deviceEmptyPolls()).as("ordinary consume steps that found nothing: %s", c).isZero();
+        assertThat(c.deviceConsumeSteps()).as("every step on the device is counted once: %s", c)
+                .isEqualTo(c.deviceReads() + earlyWakes + released);
     }
 }

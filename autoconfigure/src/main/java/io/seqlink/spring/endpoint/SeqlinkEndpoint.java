@@ -172,7 +172,7 @@ public class SeqlinkEndpoint {
             Double maxLatencyMicros = c.latencyCount() == 0 ? null : c.latencyMaxNanos() / 1000.0;
             consumers.add(new ConsumerDescriptor(c.device(), lower(c.transport()), lower(c.state()), c.stalled(), c.retrying(),
                     c.acknowledged(), c.lag(), c.delivered(), c.missed(), c.laps(), c.rounds(), c.retries(), c.deadLettered(),
-                    c.stalls(), c.hostEmptyPolls(), c.deviceEmptyPolls(), meanLatencyMicros, maxLatencyMicros,
+                    c.stalls(), c.hostEmptyPolls(), c.deviceEmptyPolls(), c.armedEarlyWakes(), c.armedReleased(), meanLatencyMicros, maxLatencyMicros,
                     listenerIds.apply(ch.name(), c.device()).orElse(null), c.failure()));
         }
         Throwable failure = ch.failure();
@@ -354,7 +354,9 @@ public class SeqlinkEndpoint {
      * @param deadLettered      frames handed to the error handler
      * @param stalls            stall episodes
      * @param hostEmptyPolls    launcher looks that found nothing new
-     * @param deviceEmptyPolls  consume steps that found nothing
+     * @param deviceEmptyPolls  ordinary consume steps that found nothing
+     * @param armedEarlyWakes   armed rounds that landed empty without this consumer's cancel (early wakes)
+     * @param armedReleased     armed rounds this consumer's cancel released before their frame came
      * @param meanLatencyMicros mean publish-to-ack latency, or {@code null} before the first frame
      * @param maxLatencyMicros  largest publish-to-ack latency, or {@code null}
      * @param listener          the id of the listener bound to it, or {@code null}
@@ -363,7 +365,7 @@ public class SeqlinkEndpoint {
     public record ConsumerDescriptor(int device, String transport, String state, boolean stalled, boolean retrying,
             long acknowledged,
             long lag, long delivered, long missed, long laps, long rounds, long retries, long deadLettered, long stalls,
-            long hostEmptyPolls, long deviceEmptyPolls, @Nullable Double meanLatencyMicros, @Nullable Double maxLatencyMicros,
+            long hostEmptyPolls, long deviceEmptyPolls, long armedEarlyWakes, long armedReleased, @Nullable Double meanLatencyMicros, @Nullable Double maxLatencyMicros,
             @Nullable String listener, @Nullable String failure) {
     }
 }

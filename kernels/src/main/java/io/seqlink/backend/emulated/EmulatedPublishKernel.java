@@ -137,13 +137,14 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
             rc.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);
             rc.setReleaseWord(ControlBlock.WRITER_BUSY, writerBusy);
         }
+        VarHandle.storeStoreFence();                                    // fence.acq_rel.sys: later frame writes stay behind writer_busy
         if (doorbells != null) {
-            // st.relaxed.sys before the second fence: a host that saw the mirror at s knows doorbell s landed
+            // st.relaxed.sys after the second fence, which orders the add before them: a consumer stream
+            // whose wait passes on doorbell s finds publish_seq >= s (here the release add already does it)
             for (long s = first; s <= last; s++) {
                 doorbells.setReleaseWord((s % doorbellCount) * 8, s);
             }
         }
-        VarHandle.storeStoreFence();                                    // fence.acq_rel.sys: later frame writes stay behind writer_busy
         mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);          // the host mirror, last
     }
 

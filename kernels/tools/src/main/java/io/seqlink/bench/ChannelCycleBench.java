@@ -64,7 +64,7 @@ final class ChannelCycleBench {
             long allocAfter = AllocationMeter.current();
             ConsumerSnapshot after = port.snapshot();
             FrameVerifier.Outcome check = FrameVerifier.verify(sums, total, size);
-            double reads = (after.deviceReads() + after.deviceEmptyPolls() - before.deviceReads() - before.deviceEmptyPolls())
+            double reads = (after.deviceConsumeSteps() - before.deviceConsumeSteps())
                     / (double) frames;
             return new Results.CycleRow(Results.JAVA, "cycle", size, latency.percentiles(), check.verified(),
                     check.corrupt(), AllocationMeter.perFrame(allocBefore, allocAfter, frames), reads);

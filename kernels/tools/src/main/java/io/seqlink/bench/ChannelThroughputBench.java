@@ -42,7 +42,7 @@ final class ChannelThroughputBench {
             long last = pump.sent;
             FrameVerifier.Outcome check = FrameVerifier.verify(sums, last, size);
             double seconds = nanos / 1e9;
-            double reads = (after.deviceReads() + after.deviceEmptyPolls() - before.deviceReads() - before.deviceEmptyPolls())
+            double reads = (after.deviceConsumeSteps() - before.deviceConsumeSteps())
                     / (double) total;
             return new Results.ThroughputRow(Results.JAVA, "throughput", size, total, seconds, total * (double) size / seconds / 1e9,
                     check.verified(), check.corrupt(), pump.allocPerFrame, reads);
@@ -78,7 +78,7 @@ final class ChannelThroughputBench {
             double seconds = nanos / 1e9;
             long missed = after.missed() - before.missed();
             long delivered = after.delivered() - before.delivered();
-            double reads = (after.deviceReads() + after.deviceEmptyPolls() - before.deviceReads() - before.deviceEmptyPolls())
+            double reads = (after.deviceConsumeSteps() - before.deviceConsumeSteps())
                     / (double) total;
             return new Results.ThroughputRow(Results.JAVA, "batched", size, total, seconds, total * (double) size / seconds / 1e9,
                     delivered, missed + Math.max(0, total - delivered), pump.allocPerFrame, reads);

@@ -379,8 +379,9 @@ __global__ void counted(uint64_t* word, uint32_t adds) {
 }
 
 // The grid's agreement on publish_seq (device::acquire_published, memory-model.md P10a): one thread keeps
-// adding 1 to publish_seq while consumer grids read it, each block writing the value it got. Weak: a launch
-// whose blocks got different values. Control (AGREE false): each block's own acquire read, as before.
+// adding 1 to publish_seq while consumer grids read it, each block writing the value it got, the blocks'
+// reads staggered in time. Weak: a launch whose blocks got different values. Control (AGREE false): each
+// block's own acquire read, as before.
 __global__ void bump(uint64_t control, uint64_t* running, const uint64_t* stop) {
     const uint64_t start = global_timer_ns();
     st_relaxed_sys(running, 1);
@@ -392,8 +393,20 @@ __global__ void bump(uint64_t control, uint64_t* running, const uint64_t* stop) 
     }
 }
 
+// How far apart the blocks of one reading grid make their reads: block b waits (b % 8) x this first. Two H200
+// runs saw no disagreement in 2000 launches with the blocks reading as they were dispatched (within a few
+// hundred ns, apparently too close for the bump to move the word between them); spread over 7 us, more than
+// the bump's pause to look at its stop word (one read of host memory per 1024 adds), the blocks' own reads
+// see different values in nearly every launch unless they agree. About 16 ms more per row of 2000 launches.
+constexpr uint64_t GRID_READ_STAGGER_NS = 1000;
+
 template <bool AGREE>
 __global__ void grid_reads(const ConsumeArgs c, uint64_t* out) {
+    if (threadIdx.x == 0) {
+        const uint64_t until = global_timer_ns() + (blockIdx.x % 8) * GRID_READ_STAGGER_NS;
+        while (global_timer_ns() < until) {
+        }
+    }
     uint64_t published;
     if (AGREE) {
         published = device::acquire_published(c);

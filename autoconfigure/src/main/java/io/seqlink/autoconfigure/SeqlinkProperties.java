@@ -140,12 +140,17 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      * @param consumerFailurePolicy  What happens when a consumer's device fails: 'fail-channel' closes the channel
      *                               (health DOWN), 'drop-consumer' stops waiting for that consumer, 'keep-waiting' keeps
      *                               it in the backpressure until an operator acts.
+     * @param armedRounds            Whether an idle consumer with a host listener keeps its next round armed on its
+     *                               stream behind a stream wait on the frame's doorbell, so the round runs when the
+     *                               frame is published, without a host hop; 'false' starts every round when the
+     *                               launcher sees the frame published.
      */
     public record Channel(@DefaultValue("0") int producer, List<Integer> consumers, @DefaultValue("64") int slots,
             @DefaultValue("64KB") DataSize slotSize, @DefaultValue("lossless") Delivery delivery,
             @DefaultValue("copy") ReadMode readMode, @DefaultValue("auto") Transport transport, Integer maxPublishBatch,
             @DefaultValue("1s") Duration backpressureTimeout, @DefaultValue("5s") Duration stallTimeout,
-            @DefaultValue("fail-channel") ConsumerFailurePolicy consumerFailurePolicy) {
+            @DefaultValue("fail-channel") ConsumerFailurePolicy consumerFailurePolicy,
+            @DefaultValue("true") boolean armedRounds) {
 
         /** The channel's specification under {@code name}; unchecked (the runtime validates it). */
         public ChannelSpec toSpec(String name) {
@@ -159,7 +164,8 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
                     .transport(transport)
                     .backpressureTimeout(backpressureTimeout)
                     .stallTimeout(stallTimeout)
-                    .consumerFailurePolicy(consumerFailurePolicy);
+                    .consumerFailurePolicy(consumerFailurePolicy)
+                    .armedRounds(armedRounds);
             if (maxPublishBatch != null) {
                 b.maxPublishBatch(maxPublishBatch);
             }

@@ -55,11 +55,13 @@ class YamlConfigurationTests {
             PublishChannel frames = context.getBean("frames", PublishChannel.class);
             assertThat(frames.spec().slotBytes()).isEqualTo(4096);
             assertThat(frames.spec().stallTimeout()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(frames.spec().armedRounds()).as("armed-rounds defaults to true").isTrue();
             assertThat(frames.consumer(1).transport()).isEqualTo(Transport.PEER_ATOMIC);
             assertThat(frames.consumer(2).transport()).isEqualTo(Transport.PEER_COPY);
             PublishChannel results = context.getBean("results", PublishChannel.class);
             assertThat(results.spec().delivery()).isEqualTo(Delivery.LATEST);
             assertThat(results.spec().maxPublishBatch()).isEqualTo(4);
+            assertThat(results.spec().armedRounds()).as("armed-rounds: false").isFalse();
             assertThat(rt.degradedLinks()).isEmpty();
         }
     }

@@ -172,7 +172,8 @@ public class SeqlinkEndpoint {
             Double maxLatencyMicros = c.latencyCount() == 0 ? null : c.latencyMaxNanos() / 1000.0;
             consumers.add(new ConsumerDescriptor(c.device(), lower(c.transport()), lower(c.state()), c.stalled(), c.retrying(),
                     c.acknowledged(), c.lag(), c.delivered(), c.missed(), c.laps(), c.rounds(), c.retries(), c.deadLettered(),
-                    c.stalls(), c.hostEmptyPolls(), c.deviceEmptyPolls(), c.armedEarlyWakes(), c.armedReleased(), meanLatencyMicros, maxLatencyMicros,
+                    c.stalls(), c.hostEmptyPolls(), c.deviceEmptyPolls(), c.armedEarlyWakes(), c.armedReleased(),
+                    meanLatencyMicros, maxLatencyMicros,
                     listenerIds.apply(ch.name(), c.device()).orElse(null), c.failure()));
         }
         Throwable failure = ch.failure();
@@ -365,7 +366,8 @@ public class SeqlinkEndpoint {
     public record ConsumerDescriptor(int device, String transport, String state, boolean stalled, boolean retrying,
             long acknowledged,
             long lag, long delivered, long missed, long laps, long rounds, long retries, long deadLettered, long stalls,
-            long hostEmptyPolls, long deviceEmptyPolls, long armedEarlyWakes, long armedReleased, @Nullable Double meanLatencyMicros, @Nullable Double maxLatencyMicros,
+            long hostEmptyPolls, long deviceEmptyPolls, long armedEarlyWakes, long armedReleased,
+            @Nullable Double meanLatencyMicros, @Nullable Double maxLatencyMicros,
             @Nullable String listener, @Nullable String failure) {
     }
 }

@@ -47,6 +47,16 @@ public interface DeviceStream extends AutoCloseable {
      */
     boolean canWaitValue();
 
+    /**
+     * How many of this stream's {@link #waitValueAtLeast} waits the backend released itself, by raising the
+     * awaited word before a call that would otherwise wait for the wait (loading a module, synchronising a
+     * context, closing): a count that only grows; 0 where the backend never does. A channel's armed round tells
+     * such a release from an early wake by it. Any thread.
+     */
+    default long waitsReleasedByBackend() {
+        return 0;
+    }
+
     /** Binds the publish step of one channel to this (the producer's) stream. */
     PublishKernel bindPublish(PublishBinding binding);
 

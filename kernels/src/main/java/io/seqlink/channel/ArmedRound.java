@@ -53,6 +53,8 @@ final class ArmedRound {
     private volatile long armedSeq;
     /** The last frame this port's cancel released; 0: none. Written by cancellers, read by the poller. */
     private volatile long releasedSeq;
+    /** The stream's count of backend-released waits when the armed wait was enqueued (poller only). */
+    private long backendReleasesAtArm;
     private long armedAtNanos;
     private long kickAtNanos;
 
@@ -92,6 +94,7 @@ final class ArmedRound {
         long now = System.nanoTime();
         armedAtNanos = now;
         kickAtNanos = now;
+        backendReleasesAtArm = stream.waitsReleasedByBackend(); // before the wait: a later release is of this one
         stream.waitValueAtLeast(doorbells, word(s), s);
     }
 
@@ -130,14 +133,15 @@ final class ArmedRound {
     }
 
     /**
-     * The armed round landed (whether or not it took its frame). Returns whether this port's cancel released
-     * it; for a round that landed empty, {@code false} means its wait passed on a doorbell this port did not
-     * raise: an early wake (the producer's doorbell seen before its add), or another consumer's cancel of the
-     * shared word.
+     * The armed round landed (whether or not it took its frame). Returns whether the host released it: this
+     * port's cancel, or the backend before a call that waits for queued work ({@link
+     * DeviceStream#waitsReleasedByBackend}). For a round that landed empty, {@code false} means its wait passed
+     * on a doorbell neither raised: an early wake (the producer's doorbell seen before its add), or another
+     * consumer's cancel of the shared word.
      */
     boolean landed() {
         long s = armedSeq;
         armedSeq = 0;
-        return releasedSeq == s;
+        return releasedSeq == s || stream.waitsReleasedByBackend() != backendReleasesAtArm;
     }
 }

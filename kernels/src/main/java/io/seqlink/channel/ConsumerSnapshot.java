@@ -20,12 +20,13 @@ import org.jspecify.annotations.Nullable;
  * @param deviceReads       consume steps that found frames (device counter)
  * @param deviceEmptyPolls  ordinary consume steps (started on seeing frames published) that found none (device
  *                          counter less the armed rounds below; should stay 0)
- * @param armedEarlyWakes   armed rounds that landed empty though no cancel of this consumer released them: the
- *                          wait passed on a doorbell before the add it follows was visible (should stay near 0),
- *                          or another consumer's cancel raised the shared doorbell; harmless, the frame comes
- *                          by an ordinary round
- * @param armedReleased     armed rounds this consumer's cancel released (close, pause, stall timeout, a failure)
- *                          that landed empty
+ * @param armedEarlyWakes   armed rounds that landed empty though the host did not release them: the wait
+ *                          passed on a doorbell before the add it follows was visible (should stay near 0), or
+ *                          another consumer's cancel raised the shared doorbell; harmless, the frame comes by
+ *                          an ordinary round
+ * @param armedReleased     armed rounds the host released before their frame came, which landed empty: this
+ *                          consumer's cancel (close, pause, stall timeout, a failure) or the backend's release
+ *                          before a module load or a context synchronisation
  * @param hostEmptyPolls    launcher looks at the host mirror that found nothing new
  * @param retries           listener deliveries retried
  * @param deadLettered      frames handed to the error handler

@@ -267,8 +267,8 @@ class ArmedRoundsTest {
 
     private static void assertEmptyLandings(ConsumerPort port, long earlyWakes, long released) {
         ConsumerSnapshot c = port.snapshot();
-        assertThat(c.armedEarlyWakes()).as("armed rounds landed empty without this consumer's cancel: %s", c).isEqualTo(earlyWakes);
-        assertThat(c.armedReleased()).as("armed rounds this consumer's cancel released: %s", c).isEqualTo(released);
+        assertThat(c.armedEarlyWakes()).as("armed rounds landed empty though the host did not release them: %s", c).isEqualTo(earlyWakes);
+        assertThat(c.armedReleased()).as("armed rounds the host released: %s", c).isEqualTo(released);
         assertThat(c.deviceEmptyPolls()).as("ordinary consume steps that found nothing: %s", c).isZero();
         assertThat(c.deviceConsumeSteps()).as("every step on the device is counted once: %s", c)
                 .isEqualTo(c.deviceReads() + earlyWakes + released);

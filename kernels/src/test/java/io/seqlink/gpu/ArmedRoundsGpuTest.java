@@ -108,6 +108,10 @@ class ArmedRoundsGpuTest {
             Gpu.produce(ch, 1); // binds the pattern kernels now
             assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 1)).as("%s", v).isTrue();
             assertThat(v.corrupt.get()).isZero();
+            ConsumerSnapshot c = port.snapshot();
+            assertThat(c.armedEarlyWakes()).as("the backend's release is counted as a release: %s", c).isZero();
+            assertThat(c.armedReleased()).as("at most the one round the module load released: %s", c).isLessThanOrEqualTo(1);
+            assertThat(c.deviceEmptyPolls()).as("ordinary consume steps that found nothing: %s", c).isZero();
         }
     }
 

@@ -47,8 +47,9 @@ class CudaChannelGpuTest {
             assertThat(c.missed()).isZero();
             assertThat(c.acknowledged()).isEqualTo(frames);
             assertThat(snap.publishedOnDevice()).isEqualTo(frames);
-            // armed rounds that landed empty are counted apart: an early wake is harmless (the frame comes by an
-            // ordinary round) and the publish's fence makes it rare; reported, not asserted
+            // armed rounds that landed empty are counted apart: harmless (the frame comes by an ordinary round);
+            // released ones are expected (binding the producer's kernels above releases an armed frame 1), early
+            // wakes should be rare (the publish's fence orders the add before the doorbell); reported, not asserted
             System.out.printf("armed rounds landed empty: early wakes %d, released %d%n", c.armedEarlyWakes(), c.armedReleased());
             assertThat(c.deviceEmptyPolls()).as("ordinary consume steps that found nothing: %s", c).isZero();
         }

@@ -356,8 +356,8 @@ public class SeqlinkEndpoint {
      * @param stalls            stall episodes
      * @param hostEmptyPolls    launcher looks that found nothing new
      * @param deviceEmptyPolls  ordinary consume steps that found nothing
-     * @param armedEarlyWakes   armed rounds that landed empty without this consumer's cancel (early wakes)
-     * @param armedReleased     armed rounds this consumer's cancel released before their frame came
+     * @param armedEarlyWakes   armed rounds that landed empty though the host did not release them (early wakes)
+     * @param armedReleased     armed rounds the host released before their frame came (a cancel, a module load)
      * @param meanLatencyMicros mean publish-to-ack latency, or {@code null} before the first frame
      * @param maxLatencyMicros  largest publish-to-ack latency, or {@code null}
      * @param listener          the id of the listener bound to it, or {@code null}

@@ -118,9 +118,9 @@ public class SeqlinkMetrics implements MeterBinder {
         counter(registry, "seqlink.consumer.empty.polls", ch, device, tags.and("side", "device"), ConsumerSnapshot::deviceEmptyPolls,
                 "Ordinary consume steps that found no frame");
         counter(registry, "seqlink.consumer.armed.empty", ch, device, tags.and("reason", "early-wake"), ConsumerSnapshot::armedEarlyWakes,
-                "Armed rounds that landed empty without this consumer's cancel");
+                "Armed rounds that landed empty though the host did not release them");
         counter(registry, "seqlink.consumer.armed.empty", ch, device, tags.and("reason", "released"), ConsumerSnapshot::armedReleased,
-                "Armed rounds this consumer's cancel released before their frame came");
+                "Armed rounds the host released before their frame came");
         counter(registry, "seqlink.consumer.retries", ch, device, tags, ConsumerSnapshot::retries, "Listener deliveries retried");
         counter(registry, "seqlink.consumer.dead.lettered", ch, device, tags, ConsumerSnapshot::deadLettered,
                 "Frames handed to the error handler after every retry failed");

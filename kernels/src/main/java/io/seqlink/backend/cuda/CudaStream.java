@@ -44,6 +44,8 @@ final class CudaStream implements DeviceStream {
     private CudaMappedBuffer waitWord;
     private long waitOffset;
     private long waitValue;
+    /** Waits {@link #releaseWait} raised the word of (written under the monitor, read from any thread). */
+    private volatile long waitsReleased;
 
     CudaStream(CudaBackend backend, CudaDevice device, String name) {
         this.backend = backend;
@@ -171,9 +173,14 @@ final class CudaStream implements DeviceStream {
      * under the stream's monitor, like the enqueues (a wait being enqueued is released whole or not at all).
      */
     synchronized void releaseWait() {
-        if (waitWord != null) {
-            waitWord.raiseTo(waitOffset, waitValue);
+        if (waitWord != null && waitWord.raiseTo(waitOffset, waitValue) < waitValue) {
+            waitsReleased++; // the word was below: this raise released a wait (a passed one costs nothing)
         }
+    }
+
+    @Override
+    public long waitsReleasedByBackend() {
+        return waitsReleased;
     }
 
     @Override

@@ -96,11 +96,17 @@ public final class SendingBridge implements UcxBridge {
     }
 
     /**
-     * Closes the link and opens it again, resuming after the last frame the receiver published: nothing
-     * is lost or carried twice (an operator's action after a network change). Any thread.
+     * Closes the link in order (a goodbye after the frames already sent, then a flushing close, at most
+     * {@code connect-timeout}) and opens it again, resuming after the last frame the receiver published:
+     * nothing is lost or carried twice (an operator's action after a network change). Any thread.
      */
     public void reconnect() {
         link.reconnect();
+    }
+
+    /** Drops the link as a failure would (at once, no goodbye, sends in flight cancelled): for tests of that path. */
+    void dropLinkAbruptly() {
+        link.dropAbruptly();
     }
 
     /** The local consumer port the bridge takes frames from. */

@@ -55,4 +55,72 @@ class InProcessBridgeTests {
             assertThat(tx.state()).isEqualTo(LinkState.CLOSED);
         }
     }
+
+    /**
+     * The failure path under traffic: the link dropped at once (as an endpoint error drops it) while
+     * batches are in flight both ways, again and again. Each drop force-closes the sender's endpoint
+     * with sends running and leaves the receiver's side to fail under its receives; no frame may be
+     * lost, duplicated or reordered, and neither end may die (a UCX abort would end this JVM).
+     */
+    @Test
+    void linkDroppedAbruptlyWithFramesInFlightFortyTimesLosesNothingDuplicatesNothingAndBothEndsLive() throws Exception {
+        UcxAvailable.assumeUcx();
+        ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
+        BridgeSettings settings = BridgeSettings.defaults().withTimeouts(Duration.ofMillis(50), Duration.ofMillis(600),
+                Duration.ofMillis(500));
+        try (SeqlinkRuntime a = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+                SeqlinkRuntime b = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+                UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
+            PublishChannel out = a.openChannel(spec);
+            PublishChannel in = b.openChannel(spec);
+            AtomicLong got = new AtomicLong();
+            AtomicLong bad = new AtomicLong();
+            in.consumer(1).subscribe(f -> {
+                long n = got.incrementAndGet();
+                if (f.payload().getLong(0) != n) {
+                    bad.incrementAndGet();
+                }
+            });
+            b.start();
+            ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), settings);
+            SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), settings);
+            a.start();
+            int n = 20_000;
+            int drops = 40;
+            Thread producer = new Thread(() -> {
+                byte[] frame = new byte[16384];
+                for (int i = 1; i <= n; i++) {
+                    java.nio.ByteBuffer.wrap(frame).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, i);
+                    while (out.offer(frame, 0, frame.length) < 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                    }
+                }
+            }, "producer");
+            producer.setDaemon(true);
+            producer.start();
+            for (int drop = 1; drop <= drops; drop++) {
+                long at = (long) drop * n / (drops + 1);
+                awaitThat(() -> got.get() >= at, "frame " + at + " before drop " + drop);
+                long reconnects = tx.snapshot().reconnects();
+                tx.dropLinkAbruptly();
+                awaitThat(() -> tx.snapshot().reconnects() > reconnects && tx.state() == LinkState.CONNECTED,
+                        "the link back after drop " + drop);
+            }
+            awaitThat(() -> got.get() >= n, "every frame after the drops");
+            producer.join(10_000);
+            assertThat(got.get()).isEqualTo(n);
+            assertThat(bad.get()).isZero();
+            assertThat(tx.snapshot().reconnects()).isGreaterThanOrEqualTo(drops);
+            assertThat(tx.close(Duration.ofSeconds(5)).clean()).isTrue();
+            assertThat(rx.close(Duration.ofSeconds(5)).clean()).isTrue();
+        }
+    }
+
+    private static void awaitThat(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as(what).isNegative();
+            Thread.sleep(1); // polls with a deadline
+        }
+    }
 }

@@ -50,6 +50,7 @@ public final class SenderLink extends LinkLoop {
     private final MessageHeaders control = new MessageHeaders(16);
     private final String stallMessage;
     private volatile boolean reconnectRequested;
+    private volatile boolean abortRequested;
 
     // link thread only
     private Phase phase = Phase.IDLE;
@@ -208,6 +209,11 @@ public final class SenderLink extends LinkLoop {
     }
 
     private int connected(long now) {
+        if (abortRequested) {
+            abortRequested = false;
+            lose("an abrupt reset was asked for", now);
+            return 1;
+        }
         if (reconnectRequested) {
             reconnectRequested = false;
             log.info("seqlink UCX channel '{}': reconnecting to {} as asked", channel, peer);
@@ -336,6 +342,15 @@ public final class SenderLink extends LinkLoop {
     /** Any thread: closes the link in order and opens it again (after a network change, say); frames resume where confirmed. */
     public void reconnect() {
         reconnectRequested = true;
+    }
+
+    /**
+     * Any thread: drops the link the way a failure does, at once and without a goodbye, with whatever
+     * is in flight cancelled; it is opened again after the backoff and frames resume where confirmed.
+     * For tests of the failure path (an operator wants {@link #reconnect()}).
+     */
+    public void dropAbruptly() {
+        abortRequested = true;
     }
 
     @Override

@@ -53,7 +53,7 @@ final class PeerProcess implements AutoCloseable {
     }
 
     static PeerProcess start(String name, String... args) throws IOException {
-        Path dir = Path.of(System.getProperty("seqlink.ucx.reports", "target/ucx-bench")).getParent().resolve("ucx-peers");
+        Path dir = Path.of(System.getProperty("seqlink-build.ucx-reports", "target/ucx-bench")).getParent().resolve("ucx-peers");
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.openucx.jucx.ucp.UcpContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -108,6 +109,61 @@ class UcxBridgeAutoConfigurationTests {
                                 awaitMeter(meters, 2000);
                             });
                 });
+    }
+
+    @Test
+    void aSenderWhosePeerIsNotListeningIsDownInHealthSayingWhy() throws Exception {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort(); // nobody listens there once it is closed
+        }
+        runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                "seqlink.ucx.senders.frames.peer=127.0.0.1:" + closed, "seqlink.ucx.senders.frames.consumer-device=2",
+                "seqlink.ucx.link.connect-timeout=300ms").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    HealthIndicator child = child(context, "frames-send");
+                    Health h = awaitHealth(child, x -> x.getDetails().get("problem") != null);
+                    assertThat(h.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(h.getDetails()).containsEntry("state", LinkState.CONNECTING.name())
+                            .containsEntry("peer", "/127.0.0.1:" + closed);
+                    assertThat((String) h.getDetails().get("problem")).containsAnyOf("endpoint error", "did not answer the handshake",
+                            "could not be sent");
+                });
+    }
+
+    @Test
+    void aSenderTheReceiverRefusesIsRefusedInHealthSayingWhatToRaise() {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(receiver -> {
+            assertThat(receiver).hasNotFailed();
+            ReceivingBridge in = (ReceivingBridge) receiver.getBean("ucxReceivers", UcxBridges.class).bridges().get("frames");
+            runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                    "seqlink.channels.frames.slot-size=1KB", "seqlink.ucx.senders.frames.peer=127.0.0.1:" + in.boundAddress().getPort(),
+                    "seqlink.ucx.senders.frames.consumer-device=2").run(sender -> {
+                        assertThat(sender).hasNotFailed();
+                        Health h = awaitHealth(child(sender, "frames-send"), x -> "REFUSED".equals(x.getDetails().get("state")));
+                        assertThat(h.getStatus()).isEqualTo(Status.DOWN);
+                        assertThat((String) h.getDetails().get("problem")).contains("the receiver refused the link",
+                                "raise slot-size of the receiving channel to at least 1024 B");
+                    });
+        });
+    }
+
+    private static HealthIndicator child(org.springframework.context.ApplicationContext context, String name) {
+        return (HealthIndicator) ((CompositeHealthContributor) context.getBean("ucxHealthContributor")).getContributor(name);
+    }
+
+    private static Health awaitHealth(HealthIndicator indicator, java.util.function.Predicate<Health> condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        Health h = indicator.health(true);
+        while (!condition.test(h) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            h = indicator.health(true);
+        }
+        assertThat(condition.test(h)).as("health reached the expected state; last: " + h.getStatus() + " " + h.getDetails()).isTrue();
+        return h;
     }
 
     private static void awaitCount(Collector c, int n) throws InterruptedException {

@@ -83,6 +83,26 @@ final class PeerProcess implements AutoCloseable {
         throw new AssertionError(name + ": no line '" + prefix + "' within " + timeout + "; output:\n" + tail());
     }
 
+    /** Waits for a line containing {@code text}; returns it. */
+    String awaitLineContaining(String text, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<String> found = linesContaining(text);
+            if (!found.isEmpty()) {
+                return found.get(0);
+            }
+            sleep(10);
+        }
+        throw new AssertionError(name + ": no line containing '" + text + "' within " + timeout + "; output:\n" + tail());
+    }
+
+    /** The lines so far that contain {@code text}. */
+    List<String> linesContaining(String text) {
+        synchronized (lines) {
+            return lines.stream().filter(l -> l.contains(text)).toList();
+        }
+    }
+
     /** Waits until the latest status satisfies {@code condition}; returns it. */
     Map<String, String> awaitStatus(Predicate<Map<String, String>> condition, Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * Runs {@code seqlink-litmus} (src/test/cuda/litmus.cu): one litmus test per ordering helper of
  * seqlink_sync.cuh on the GPU. Every test that relies on an ordering sees no forbidden outcome, and the
  * control that removes the acquire (data read through the SM's incoherent L1) does see one, which proves
- * the tests can fail. Found at {@code -Dseqlink.litmus}, then {@code target/native/}.
+ * the tests can fail. Found at {@code -Dseqlink-build.litmus}, then {@code target/native/}.
  */
 @Tag("gpu")
 class OrderingLitmusGpuTest {
@@ -27,7 +27,7 @@ class OrderingLitmusGpuTest {
     @Test
     void everyOrderingHelperHoldsAndTheControlsShowTheTestsCanFail() throws Exception {
         Gpu.assumeDriver();
-        String prop = System.getProperty("seqlink.litmus", "");
+        String prop = System.getProperty("seqlink-build.litmus", "");
         Path bin = prop.isBlank() ? Path.of("target/native/seqlink-litmus") : Path.of(prop);
         assumeTrue(Files.isExecutable(bin), bin + " was not built (no nvcc when the kernels module was built)");
         Process p = new ProcessBuilder(bin.toString()).redirectErrorStream(false).start();

@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * </ul>
  * {@code ConfigurationDocTests} fails the build when the committed file differs from this output. To
  * regenerate: {@code mvn -B -ntp -pl sample-app -am test -Dtest=ConfigurationDocTests
- * -Dsurefire.failIfNoSpecifiedTests=false -Dseqlink.docs.update=true}, or run {@link #main} with the
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dseqlink-build.docs-update=true}, or run {@link #main} with the
  * test classpath.
  */
 public final class ConfigurationDocGenerator {
@@ -107,7 +107,7 @@ public final class ConfigurationDocGenerator {
         md.append("<!-- GENERATED from the configuration metadata of seqlink-spring-boot-autoconfigure by\n");
         md.append("     sample-app/src/test/java/io/seqlink/sample/docs/ConfigurationDocGenerator.java. Do not edit:\n");
         md.append("     ConfigurationDocTests fails the build when this file and the metadata disagree. Regenerate with\n");
-        md.append("     mvn -B -ntp -pl sample-app -am test -Dtest=ConfigurationDocTests -Dsurefire.failIfNoSpecifiedTests=false -Dseqlink.docs.update=true -->\n\n");
+        md.append("     mvn -B -ntp -pl sample-app -am test -Dtest=ConfigurationDocTests -Dsurefire.failIfNoSpecifiedTests=false -Dseqlink-build.docs-update=true -->\n\n");
         md.append("Every property of the seqlink starter, with its type, default and meaning. Set them in `application.yml`\n");
         md.append("(or any Spring Boot property source); the [README](../README.md) has a complete small example and\n");
         md.append("[the sample's profiles](../sample-app/src/main/resources) show 1-, 2-, 3- and 8-device topologies.\n");

@@ -60,18 +60,25 @@ class UcxBridgeAutoConfigurationTests {
     }
 
     @Test
+    void misspeltUcxKeysFailStartupNamingTheNearestValidKeyEvenWhereTheyHideEveryBridge() {
+        runner.withPropertyValues("seqlink.ucx.link.windw=8", "seqlink.ucx.close-timout=1s",
+                "seqlink.ucx.sendrs.frames.peer=10.0.0.2:13337").run(context -> {
+                    assertThat(context).hasFailed();
+                    String message = configurationFailure(context.getStartupFailure()).getMessage();
+                    assertThat(message).contains("seqlink.ucx.link.windw", "did you mean seqlink.ucx.link.window?",
+                            "seqlink.ucx.close-timout", "did you mean seqlink.ucx.close-timeout?",
+                            "seqlink.ucx.sendrs", "did you mean seqlink.ucx.senders?");
+                });
+    }
+
+    @Test
     void everyConfigurationProblemIsReportedAtOnceNamingItsProperty() {
         assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
         runner.withPropertyValues("seqlink.ucx.senders.frames.peer=nowhere", "seqlink.ucx.senders.frames.consumer-device=7",
                 "seqlink.ucx.senders.other.peer=10.0.0.2:13337", "seqlink.ucx.senders.other.consumer-device=1",
                 "seqlink.ucx.link.window=0").run(context -> {
                     assertThat(context).hasFailed();
-                    Throwable failure = context.getStartupFailure();
-                    while (failure != null && !(failure instanceof SeqlinkConfigurationException)) {
-                        failure = failure.getCause();
-                    }
-                    assertThat(failure).isInstanceOf(SeqlinkConfigurationException.class);
-                    assertThat(failure.getMessage()).contains("seqlink.ucx.senders.frames.peer", "seqlink.ucx.senders.frames.consumer-device",
+                    assertThat(configurationFailure(context.getStartupFailure()).getMessage()).contains("seqlink.ucx.senders.frames.peer", "seqlink.ucx.senders.frames.consumer-device",
                             "seqlink.ucx.senders.other", "seqlink.ucx.senders.frames.window");
                 });
     }
@@ -148,6 +155,15 @@ class UcxBridgeAutoConfigurationTests {
                                 "raise slot-size of the receiving channel to at least 1024 B");
                     });
         });
+    }
+
+    private static Throwable configurationFailure(Throwable startup) {
+        Throwable failure = startup;
+        while (failure != null && !(failure instanceof SeqlinkConfigurationException)) {
+            failure = failure.getCause();
+        }
+        assertThat(failure).as("a SeqlinkConfigurationException in " + startup).isInstanceOf(SeqlinkConfigurationException.class);
+        return failure;
     }
 
     private static HealthIndicator child(org.springframework.context.ApplicationContext context, String name) {

@@ -73,24 +73,32 @@ final class LoopbackPair implements AutoCloseable {
         }
     }
 
+    /** Stops the target's thread, closes both endpoints (at most 2 s), then the workers, buffers and context. */
     @Override
-    public void close() throws Exception {
+    public void close() {
         running.set(false);
-        if (progress != null) {
-            progress.join();
+        try {
+            if (progress != null) {
+                progress.join();
+            }
+            UcpRequest closing = ep.closeNonBlockingFlush();
+            UcpRequest closingBack = back.closeNonBlockingFlush();
+            long deadline = System.nanoTime() + 2_000_000_000L;
+            while ((!closing.isCompleted() || !closingBack.isCompleted()) && System.nanoTime() < deadline) {
+                source.progress();
+                target.progress();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the raw baseline's endpoints failed", e);
+        } finally {
+            listener.close();
+            source.close();
+            target.close();
+            src.deregister();
+            dst.deregister();
+            context.close();
         }
-        UcpRequest closing = ep.closeNonBlockingFlush();
-        UcpRequest closingBack = back.closeNonBlockingFlush();
-        long deadline = System.nanoTime() + 2_000_000_000L;
-        while ((!closing.isCompleted() || !closingBack.isCompleted()) && System.nanoTime() < deadline) {
-            source.progress();
-            target.progress();
-        }
-        listener.close();
-        source.close();
-        target.close();
-        src.deregister();
-        dst.deregister();
-        context.close();
     }
 }

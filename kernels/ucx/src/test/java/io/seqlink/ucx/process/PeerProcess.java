@@ -178,11 +178,16 @@ final class PeerProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process if it still runs (resuming it first, should it be stopped). Keeps an interrupt's flag. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             signal0("CONT");
-            kill();
+            try {
+                kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
 import io.seqlink.layout.SlotHeader;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The publish step in Java. Each memory effect uses the ordering the CUDA kernel gives it at the same
@@ -25,7 +26,7 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
     private final EmulatedMemory[] replicaRings;
     private final RingGeometry geometry;
     private final int maxBatch;
-    private final EmulatedMemory lengths;
+    private final @Nullable EmulatedMemory lengths;
 
     EmulatedPublishKernel(EmulatedStream stream, PublishBinding b) {
         this.stream = stream;

@@ -5,9 +5,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The requested backend cannot run here: no driver, no device, or its library failed to load. The
- * message is for a caller of the Java API ({@link #problem()}, then what to choose instead in that
- * API); a layer with its own configuration (the Spring Boot starter's failure analysis) shows
- * {@link #problem()} and words the alternative in its own terms.
+ * message is {@link #problem()} (what is wrong and what to install), then what to choose instead, named
+ * as the property {@code seqlink.backend} and as the Java API's {@code BackendSelection}; the Spring
+ * Boot starter's failure analysis shows {@link #problem()} and lists the alternatives itself.
  */
 public class BackendUnavailableException extends SeqlinkException {
 
@@ -21,7 +21,7 @@ public class BackendUnavailableException extends SeqlinkException {
         this.problem = problem;
     }
 
-    /** A failure whose message is {@code problem}, then "or " and {@code alternative} (in the Java API's terms). */
+    /** A failure whose message is {@code problem}, then "or " and {@code alternative} (what to choose instead). */
     public BackendUnavailableException(String problem, String alternative, @Nullable Throwable cause) {
         super(problem + ", or " + alternative, cause);
         this.problem = problem;

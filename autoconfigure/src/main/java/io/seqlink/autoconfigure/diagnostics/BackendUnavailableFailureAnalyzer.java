@@ -6,8 +6,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * Reports {@code seqlink.backend=cuda} on a machine where the CUDA backend cannot run: the runtime's
- * {@link BackendUnavailableException#problem()} (its message words the alternative for the Java API),
- * then the alternatives as properties.
+ * {@link BackendUnavailableException#problem()}, then the alternatives as properties with what each does.
  */
 class BackendUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<BackendUnavailableException> {
 

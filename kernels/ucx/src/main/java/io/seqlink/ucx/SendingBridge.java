@@ -129,7 +129,7 @@ public final class SendingBridge implements UcxBridge {
      */
     @Override
     public BridgeCloseReport close(Duration timeout) {
-        return closing.close(() -> {
+        return closing.close(timeout, () -> {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (port.backlog() > 0 && System.nanoTime() - deadline < 0 && !Thread.currentThread().isInterrupted()) {
                 LockSupport.parkNanos(1_000_000);
@@ -140,12 +140,15 @@ public final class SendingBridge implements UcxBridge {
                 region.close(); // never while the link thread may still put from it
             }
             link.status().finish(LinkState.CLOSED, null);
-            long taken = window.staged();
-            long confirmed = window.credited();
-            BridgeCloseReport report = new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed,
-                    port.backlog(), confirmed < taken || !ended);
-            return report;
-        });
+            return report(ended);
+        }, () -> report(false));
+    }
+
+    private BridgeCloseReport report(boolean ended) {
+        long taken = window.staged();
+        long confirmed = window.credited();
+        return new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed, port.backlog(),
+                confirmed < taken || !ended);
     }
 
     @Override

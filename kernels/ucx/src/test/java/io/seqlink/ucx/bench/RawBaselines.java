@@ -12,9 +12,9 @@ import org.openucx.jucx.ucs.UcsConstants;
  * Raw JUCX, no seqlink: what the bridge is measured against, on a {@link LoopbackPair}.
  *
  * <ul>
- *   <li>{@link #putFlush}: {@code putsPerFlush} puts of {@code size} bytes into consecutive slots of the
- *       target's buffer, then one flush, waited for: with 1 the serial put + flush round trip (the
- *       latency baseline), with the bridge's window the pipelined throughput baseline;</li>
+ *   <li>{@link #putFlush}: batches of puts, each followed by a flush, the next batch put while the last
+ *       flush is in flight, as many puts unconfirmed as the bridge has frames in flight (its window):
+ *       the put-based throughput baseline; one put and one flush at a time: the latency baseline;</li>
  *   <li>{@link #activeMessages}: active messages of {@code size} bytes with up to {@code window} in
  *       flight, each copied (eager) or received (rendezvous) into the target's buffer by the target's
  *       thread: the primitive the bridge now carries frames on.</li>
@@ -31,21 +31,43 @@ final class RawBaselines {
     private RawBaselines() {
     }
 
-    static Result putFlush(int size, int putsPerFlush, long nanos) throws Exception {
-        try (LoopbackPair pair = new LoopbackPair((long) size * putsPerFlush)) {
+    /**
+     * Puts of {@code size} bytes in batches of {@code putsPerFlush}, each batch followed by a flush, with
+     * up to {@code flushesInFlight} flushes outstanding: the puts of the next batch go out while the
+     * previous batch's flush is in flight (the discipline of a put-based bridge: data, flush, then the
+     * sequence), never more than {@code putsPerFlush * flushesInFlight} puts unconfirmed, over slots of
+     * the target's buffer used in turn. {@code (1, 1)} is the serial put + flush round trip.
+     */
+    static Result putFlush(int size, int putsPerFlush, int flushesInFlight, long nanos) throws Exception {
+        int slots = putsPerFlush * flushesInFlight;
+        try (LoopbackPair pair = new LoopbackPair((long) size * slots)) {
             UcpRemoteKey key = pair.ep.unpackRemoteKey(pair.dst.getRemoteKeyBuffer());
             pair.startTarget(() -> { });
             Histogram latency = new Histogram(3_600_000_000L, 3);
+            ArrayDeque<UcpRequest> flushes = new ArrayDeque<>();
+            ArrayDeque<Long> started = new ArrayDeque<>();
             long ops = 0;
+            int slot = 0;
             long start = System.nanoTime();
             while (System.nanoTime() - start < nanos) {
-                long t0 = System.nanoTime();
-                for (int i = 0; i < putsPerFlush; i++) {
-                    pair.ep.putNonBlockingImplicit(pair.src.getAddress() + (long) i * size, size,
-                            pair.dst.getAddress() + (long) i * size, key);
+                if (flushes.size() < flushesInFlight) {
+                    started.add(System.nanoTime());
+                    for (int i = 0; i < putsPerFlush; i++) {
+                        pair.ep.putNonBlockingImplicit(pair.src.getAddress() + (long) slot * size, size,
+                                pair.dst.getAddress() + (long) slot * size, key);
+                        slot = (slot + 1) % slots;
+                    }
+                    flushes.add(pair.ep.flushNonBlocking(null));
                 }
-                pair.await(pair.ep.flushNonBlocking(null));
-                latency.recordValue(System.nanoTime() - t0);
+                pair.source.progress();
+                while (!flushes.isEmpty() && flushes.peek().isCompleted()) {
+                    flushes.poll();
+                    latency.recordValue(System.nanoTime() - started.poll());
+                    ops += putsPerFlush;
+                }
+            }
+            while (!flushes.isEmpty()) {
+                pair.await(flushes.poll());
                 ops += putsPerFlush;
             }
             double mbps = ops * (double) size / ((System.nanoTime() - start) / 1e9) / 1e6;

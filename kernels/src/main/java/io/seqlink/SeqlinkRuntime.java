@@ -5,38 +5,32 @@ import io.seqlink.backend.BackendKind;
 import io.seqlink.backend.BackendProvider;
 import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.Backends;
-import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.emulated.EmulatedBackendProvider;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelEvents;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.InvalidChannelSpecException;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.Violation;
 import io.seqlink.launcher.Launcher;
 import io.seqlink.launcher.LauncherSettings;
-import io.seqlink.topology.LinkClass;
-import io.seqlink.topology.LinkVerdict;
 import io.seqlink.topology.TopologyPolicy;
 import io.seqlink.topology.TopologyReport;
-import io.seqlink.topology.TopologyVerifier;
 import io.seqlink.topology.Transport;
 import io.seqlink.topology.UnsupportedLinkException;
 import io.seqlink.topology.UnsupportedLinkPolicy;
 import io.seqlink.topology.VerifierSettings;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -45,6 +39,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Everything seqlink holds for a process: the backend, the verified topology, the channels and the
  * launcher that drives their consumers. Spring-free; the starter wraps one in a bean.
+ *
+ * <table>
+ * <caption>Threading contract</caption>
+ * <tr><th>method</th><th>who may call it</th><th>how it is kept</th></tr>
+ * <tr><td>{@link #openChannel}</td><td>any thread, concurrently</td><td>the name is reserved atomically before
+ *     anything is allocated: a second open of the name fails at once; a close that overlaps closes the new channel</td></tr>
+ * <tr><td>{@link #close}, {@link #drainAndCloseChannels}</td><td>any thread (a listener too); {@code close} is idempotent</td>
+ *     <td>every channel drains together within the drain timeout, the launcher stops within a second more;
+ *     memory a listener still reads stays until it returns (the backend closes then); returns at once on
+ *     interrupt, keeping the flag</td></tr>
+ * <tr><td>{@link #start}, {@link #reverify}, {@link #validate}</td><td>any thread</td><td>serialized where they change state</td></tr>
+ * <tr><td>the getters ({@link #channels}, {@link #channel}, {@link #topology}, ...)</td><td>any thread</td>
+ *     <td>copies or immutable values</td></tr>
+ * </table>
  *
  * <pre>{@code
  * try (SeqlinkRuntime rt = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open()) {
@@ -65,22 +73,25 @@ public final class SeqlinkRuntime implements AutoCloseable {
     private final VerifierSettings verifierSettings;
     private final TopologyPolicy policy;
     private final Launcher launcher;
-    private final Map<String, PublishChannel> channels = new LinkedHashMap<>();
-    private final Set<String> degradedLinks = ConcurrentHashMap.newKeySet();
-    private final Duration drainTimeout;
-    private volatile TopologyReport report;
-    private volatile boolean closed;
+    private final LinkSelection links;
+    private final ChannelTable channels = new ChannelTable();
+    private final SpecValidation validation;
+    private final RuntimeShutdown shutdown;
+    private final ChannelEvents events;
 
     private SeqlinkRuntime(Builder b, Backends.Choice choice) {
         this.choice = choice;
         this.backend = choice.backend();
         this.verifierSettings = b.verifier;
         this.policy = b.policy;
-        this.drainTimeout = b.drainTimeout;
         this.launcher = new Launcher(b.launcher);
         this.devices = b.devices == null || b.devices.isEmpty()
                 ? IntStream.range(0, backend.deviceCount()).boxed().toList()
                 : List.copyOf(b.devices);
+        this.links = new LinkSelection(backend, verifierSettings, policy, devices);
+        this.validation = new SpecValidation(backend, devices, channels, links);
+        this.shutdown = new RuntimeShutdown(backend, launcher, channels, b.drainTimeout);
+        this.events = new RuntimeChannelEvents(channels, launcher, shutdown);
     }
 
     public static Builder builder() {
@@ -126,12 +137,12 @@ public final class SeqlinkRuntime implements AutoCloseable {
 
     /** The last verification's report; never recomputed by reading it. */
     public TopologyReport topology() {
-        return report;
+        return links.report();
     }
 
     /** Links a channel uses under {@link UnsupportedLinkPolicy#WARN} although they are worse than required, as "p->c". */
     public Set<String> degradedLinks() {
-        return Set.copyOf(degradedLinks);
+        return links.degradedLinks();
     }
 
     public Launcher launcher() {
@@ -140,57 +151,19 @@ public final class SeqlinkRuntime implements AutoCloseable {
 
     // ---- verification ----------------------------------------------------------------------------
 
-    /** Verifies the links again (probing those channels use, and {@code extraPairs}); replaces the report. */
-    public synchronized TopologyReport reverify() {
-        Set<Integer> pairs = new LinkedHashSet<>();
-        synchronized (channels) {
-            for (PublishChannel ch : channels.values()) {
-                for (int c : ch.consumerDevices()) {
-                    pairs.add(TopologyVerifier.pairKey(ch.spec().producer(), c));
-                }
-            }
-        }
-        report = new TopologyVerifier(backend, verifierSettings).verify(devices, pairs);
-        return report;
-    }
-
-    private void verify(Collection<ChannelSpec> specs) {
-        Set<Integer> pairs = new LinkedHashSet<>();
-        for (ChannelSpec s : specs) {
-            if (s.consumers() != null) {
-                for (Integer c : s.consumers()) {
-                    if (c != null) {
-                        pairs.add(TopologyVerifier.pairKey(s.producer(), c));
-                    }
-                }
-            }
-        }
-        report = new TopologyVerifier(backend, verifierSettings).verify(devices, pairs);
-    }
-
-    /** The verdict for a pair, probing it now if the report holds only driver attributes for it. */
-    private synchronized LinkVerdict verdict(int producer, int consumer) {
-        Optional<LinkVerdict> v = report.link(producer, consumer);
-        boolean judgedOnAttributesOnly = v.isPresent() && verifierSettings.enabled() && !v.get().probed()
-                && v.get().verdict() == LinkClass.PEER_ATOMIC;
-        if (v.isPresent() && !judgedOnAttributesOnly) {
-            return v.get();
-        }
-        LinkVerdict fresh = new TopologyVerifier(backend, verifierSettings).verifyLink(producer, consumer, true);
-        List<LinkVerdict> links = new ArrayList<>();
-        for (LinkVerdict old : report.links()) {
-            links.add(old.producer() == producer && old.consumer() == consumer ? fresh : old);
-        }
-        report = new TopologyReport(report.backend(), report.devices(), links, report.verifiedAt(), report.elapsedMillis());
-        return fresh;
+    /** Verifies the links again (probing those channels use); replaces the report. */
+    public TopologyReport reverify() {
+        return links.reverify(channels());
     }
 
     // ---- channels --------------------------------------------------------------------------------
 
     /**
-     * Opens a channel: checks the spec against the devices in use, picks a transport per consumer from
-     * the verified links (or the forced one), applies the topology policy, and registers its consumers
-     * with the launcher. Throws {@link InvalidChannelSpecException} listing every problem, or
+     * Opens a channel: checks the spec against the devices in use and the backend's real limits, picks a
+     * transport per consumer from the verified links (or the forced one), applies the topology policy,
+     * and registers its consumers with the launcher. The name is reserved before anything is allocated:
+     * of two threads opening one name, the second gets {@link InvalidChannelSpecException} naming
+     * {@code name} at once. Throws {@link InvalidChannelSpecException} listing every problem, or
      * {@link UnsupportedLinkException} under policy {@code FAIL}.
      */
     public PublishChannel openChannel(ChannelSpec spec) {
@@ -199,144 +172,53 @@ public final class SeqlinkRuntime implements AutoCloseable {
         if (!violations.isEmpty()) {
             throw new InvalidChannelSpecException(String.valueOf(spec.name()), violations);
         }
-        Map<Integer, Transport> transports = new LinkedHashMap<>();
-        for (int c : spec.consumers()) {
-            transports.put(c, transportFor(spec, c));
+        channels.reserve(spec);
+        PublishChannel channel = null;
+        boolean installed = false;
+        try {
+            Map<Integer, Transport> transports = new LinkedHashMap<>();
+            for (int c : spec.consumers()) {
+                transports.put(c, links.transportFor(spec, c));
+            }
+            List<Violation> limits = ChannelLimits.check(spec, transports, backend, "");
+            if (!limits.isEmpty()) {
+                throw new InvalidChannelSpecException(spec.name(), limits);
+            }
+            channel = Channels.open(backend, spec, transports, events);
+            shutdown.channelOpened();
+            installed = channels.install(channel);
+            if (!installed) {
+                channel.drainAndClose(Duration.ZERO);
+                throw new IllegalStateException("the seqlink runtime closed while channel '" + spec.name() + "' was opening");
+            }
+            for (ConsumerPort p : Channels.ports(channel)) {
+                launcher.register(p);
+            }
+            return channel;
+        } finally {
+            if (!installed) {
+                channels.unreserve(spec.name());
+            }
         }
-        PublishChannel channel = Channels.open(backend, spec, transports, events);
-        synchronized (channels) {
-            channels.put(spec.name(), channel);
-        }
-        for (ConsumerPort p : Channels.ports(channel)) {
-            launcher.register(p);
-        }
-        return channel;
     }
 
     /**
      * Everything wrong with {@code spec} on this runtime: the spec's own rules, devices not in use,
-     * a name already taken. Property names start with {@code prefix}.
+     * a name already taken, the backend's real limits, a forced transport its links lack. Property
+     * names start with {@code prefix}.
      */
     public List<Violation> validate(ChannelSpec spec, String prefix) {
-        List<Violation> v = new ArrayList<>(spec.validate(prefix));
-        if (spec.producer() >= 0 && !devices.contains(spec.producer())) {
-            v.add(new Violation(prefix + "producer", "producer device " + spec.producer() + " is not among the devices in use "
-                    + devices + " (" + backend.description() + ")", "pick one of " + devices
-                    + ", or open the runtime with that device"));
-        }
-        if (spec.consumers() != null) {
-            for (Integer c : spec.consumers()) {
-                if (c != null && c >= 0 && !devices.contains(c)) {
-                    v.add(new Violation(prefix + "consumers", "consumer device " + c + " is not among the devices in use "
-                            + devices + " (" + backend.description() + ")", "pick devices from " + devices
-                            + ", or open the runtime with that device"));
-                }
-            }
-        }
-        synchronized (channels) {
-            if (spec.name() != null && channels.containsKey(spec.name())) {
-                v.add(new Violation(prefix + "name", "a channel named '" + spec.name() + "' is already open",
-                        "give each channel its own name"));
-            }
-        }
-        if (v.isEmpty() && spec.transport() != Transport.AUTO) {
-            for (int c : spec.consumers()) {
-                String why = forcedTransportProblem(spec.transport(), spec.producer(), c);
-                if (why != null) {
-                    v.add(new Violation(prefix + "transport", why, "use transport auto, or a transport this link supports"));
-                }
-            }
-        }
-        return v;
+        return validation.violations(spec, prefix);
     }
 
-    private String forcedTransportProblem(Transport t, int producer, int consumer) {
-        switch (t) {
-            case SAME_DEVICE:
-                return producer == consumer ? null : "transport same-device needs consumer " + consumer + " on device " + producer;
-            case PEER_ATOMIC:
-                return producer == consumer || backend.linkAttributes(consumer, producer).accessSupported() ? null
-                        : "transport peer-atomic needs device " + consumer + " to address device " + producer
-                        + "'s memory, which the driver does not allow";
-            case PEER_COPY:
-                return producer == consumer || backend.linkAttributes(producer, consumer).accessSupported() ? null
-                        : "transport peer-copy needs device " + producer + " to write device " + consumer
-                        + "'s memory, which the driver does not allow";
-            default:
-                return null;
-        }
-    }
-
-    private Transport transportFor(ChannelSpec spec, int consumer) {
-        int producer = spec.producer();
-        if (spec.transport() != Transport.AUTO) {
-            return spec.transport();
-        }
-        if (producer == consumer) {
-            return Transport.SAME_DEVICE;
-        }
-        LinkVerdict v = verdict(producer, consumer);
-        if (v.verdict().satisfies(policy.required())) {
-            return Transport.of(v.verdict());
-        }
-        switch (policy.onUnsupported()) {
-            case FAIL:
-                throw new UnsupportedLinkException(spec.name(), v, policy.required());
-            case WARN:
-                degradedLinks.add(producer + "->" + consumer);
-                log.warn("seqlink channel '{}': link {} -> {} is {} (required {}), using {}: {}", spec.name(), producer,
-                        consumer, v.verdict(), policy.required(), Transport.of(v.verdict()), v.reason());
-                return Transport.of(v.verdict());
-            case FALLBACK:
-            default:
-                log.info("seqlink channel '{}': link {} -> {} is {} (required {}), falling back to {}", spec.name(), producer,
-                        consumer, v.verdict(), policy.required(), Transport.of(v.verdict()));
-                return Transport.of(v.verdict());
-        }
-    }
-
+    /** The open channels (not those still opening), in the order they were opened. */
     public List<PublishChannel> channels() {
-        synchronized (channels) {
-            return List.copyOf(channels.values());
-        }
+        return channels.channels();
     }
 
     public Optional<PublishChannel> channel(String name) {
-        synchronized (channels) {
-            return Optional.ofNullable(channels.get(name));
-        }
+        return channels.channel(name);
     }
-
-    private final ChannelEvents events = new ChannelEvents() {
-        @Override
-        public void channelFailed(PublishChannel channel, Throwable cause, int device) {
-            if (cause instanceof DeviceException d && d.sticky()) {
-                deviceFailed(d.device() >= 0 ? d.device() : device, cause);
-            }
-        }
-
-        @Override
-        public void deviceFailed(int device, Throwable cause) {
-            for (PublishChannel ch : channels()) {
-                if (ch.spec().producer() == device) {
-                    Channels.fail(ch, cause, device);
-                } else if (ch.consumerDevices().contains(device)) {
-                    Channels.consumerDeviceLost(ch, device, cause);
-                }
-            }
-        }
-
-        @Override
-        public void channelClosed(PublishChannel channel) {
-            for (ConsumerPort p : Channels.ports(channel)) {
-                launcher.unregister(p);
-            }
-            // a closed channel gives its name back, so a channel of the same name can be opened again
-            synchronized (channels) {
-                channels.remove(channel.name(), channel);
-            }
-        }
-    };
 
     // ---- life ------------------------------------------------------------------------------------
 
@@ -347,38 +229,42 @@ public final class SeqlinkRuntime implements AutoCloseable {
     }
 
     private void checkOpen() {
-        if (closed) {
+        if (channels.closed()) {
             throw new IllegalStateException("the seqlink runtime is closed");
         }
     }
 
     /**
-     * Drains and closes every channel (while the launcher still runs), stops the launcher, then frees
-     * the backend: every context, stream and allocation.
+     * Drains every open channel together and closes them within {@code timeout}: outside
+     * producers are refused at once, seqlink's listener threads may still publish until all channels are
+     * quiet (so channels chained by listeners lose nothing), then every channel closes. The runtime stays
+     * open. Returns a report per channel (also kept: {@link #drainReports()}); returns early on interrupt,
+     * keeping the flag.
+     */
+    public List<DrainReport> drainAndCloseChannels(Duration timeout) {
+        return shutdown.drainAndCloseChannels(timeout);
+    }
+
+    /** What the last {@link #drainAndCloseChannels} or {@link #close()} left undelivered, per channel. */
+    public List<DrainReport> drainReports() {
+        return shutdown.drainReports();
+    }
+
+    /**
+     * Drains and closes every channel together (while the launcher still runs), stops the launcher,
+     * then frees the backend: every context, stream and allocation. Keeps to the drain timeout plus at
+     * most a second: a listener that does not return by then is named in the log and its channel's
+     * {@link DrainReport}, and the backend closes when it returns (its memory is never freed under it).
+     * Idempotent; safe from any thread, a listener's included; on interrupt it stops waiting and keeps
+     * the flag.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        for (PublishChannel ch : channels()) {
-            if (ch.state() == io.seqlink.channel.ChannelState.CLOSED) {
-                continue; // drained and closed by its owner already; its memory is freed
-            }
-            try {
-                ch.drainAndClose(drainTimeout);
-            } catch (RuntimeException ex) {
-                log.warn("seqlink: closing channel '{}' failed: {}", ch.name(), ex.toString());
-            }
-        }
-        launcher.stop();
-        backend.close();
-        log.info("seqlink runtime closed");
+    public void close() {
+        shutdown.close();
     }
 
     public boolean closed() {
-        return closed;
+        return channels.closed();
     }
 
     /** Builds and opens a {@link SeqlinkRuntime}. */
@@ -435,7 +321,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
             return this;
         }
 
-        /** How long closing waits for consumers to take what was published. */
+        /** How long closing waits for consumers to take what was published (close takes at most a second more). */
         public Builder drainTimeout(Duration timeout) {
             this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
@@ -473,7 +359,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
                             choice.backend().deviceCount(), missing);
                 }
                 log.info("seqlink runtime: {} ({}), devices {}", choice.backend().description(), choice.reason(), rt.devices);
-                rt.verify(channels.isEmpty() ? allPairs(rt.devices) : channels);
+                rt.links.verify(channels.isEmpty() ? allPairs(rt.devices) : channels);
                 if (openChannels) {
                     for (ChannelSpec spec : channels) {
                         rt.openChannel(spec);

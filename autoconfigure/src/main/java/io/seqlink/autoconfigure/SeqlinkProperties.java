@@ -119,9 +119,10 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      * @param consumers              Devices that read every frame: at least one, each listed once. A device runs one
      *                               consumer per channel.
      * @param slots                  Number of slots in the ring, 2 to 1048576.
-     * @param slotSize               Largest frame payload, 1B to 1GB. The ring occupies slots times this (plus a small
-     *                               header per slot) on the producer device, and again on each consumer device in copy
-     *                               read mode.
+     * @param slotSize               Largest frame payload, 1B to 1073741632B (1 GiB - 448 B). The ring occupies slots
+     *                               times this (plus a 64-byte header per slot, in 128-byte lines), at most 2 GiB - 1 B,
+     *                               on the producer device, in pinned host memory, and again on each consumer device in
+     *                               copy read mode.
      * @param delivery               What each consumer is promised: 'lossless' (every frame reaches every consumer; a
      *                               slow consumer back-pressures the producer) or 'latest' (the producer never waits; a
      *                               lapped consumer skips to the newest frames and counts what it missed).

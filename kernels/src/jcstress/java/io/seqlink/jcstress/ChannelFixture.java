@@ -30,9 +30,15 @@ final class ChannelFixture {
     final ConsumerPort port;
 
     ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, FrameHandler handler) {
+        this(delivery, readMode, transport, slots, slotBytes, 1, handler);
+    }
+
+    ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, int maxPublishBatch,
+            FrameHandler handler) {
         EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.builder(2).streamQueueCapacity(16).build());
         ChannelSpec spec = ChannelSpec.builder("jcstress").producer(PRODUCER).consumers(CONSUMER).slots(slots)
-                .slotBytes(slotBytes).delivery(delivery).readMode(readMode).transport(transport).maxPublishBatch(1).build();
+                .slotBytes(slotBytes).delivery(delivery).readMode(readMode).transport(transport).maxPublishBatch(maxPublishBatch)
+                .build();
         this.channel = Channels.open(backend, spec, Map.of(CONSUMER, transport), ChannelEvents.NONE);
         // Subscribed here, not in the actor: the first subscription allocates the host ring.
         this.port = channel.consumer(CONSUMER).subscribe(handler);

@@ -18,6 +18,13 @@ public interface Backend extends AutoCloseable {
     /** The device with this ordinal; throws {@link IllegalArgumentException} naming the valid range. */
     Device device(int ordinal);
 
+    /**
+     * The largest allocations this backend makes and the direct memory it has left, read now (a channel
+     * is checked against them before anything is allocated). Per device, {@link Device#memoryInfo()}
+     * says how much device memory is free.
+     */
+    AllocationLimits limits();
+
     /** What the driver reports for {@code accessor} reaching memory of {@code owner}. */
     LinkAttributes linkAttributes(int accessor, int owner);
 

@@ -5,6 +5,10 @@ package io.seqlink.backend;
  * previous one has completed and its memory effects are visible to it. Enqueueing never waits for
  * the work (except when the queue is full) and never allocates.
  *
+ * <p>Enqueueing is safe from several threads (a channel's producers share its producer stream): an
+ * operation enqueued after another thread's enqueue returned runs after that one; calls that overlap
+ * are ordered one way or the other.
+ *
  * <p>Errors of work already enqueued surface as a {@link DeviceException} from a later call on the
  * stream or from {@link #synchronize()}.
  */

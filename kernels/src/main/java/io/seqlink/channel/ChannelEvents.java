@@ -12,6 +12,13 @@ public interface ChannelEvents {
     /** The channel was closed. */
     void channelClosed(PublishChannel channel);
 
+    /**
+     * The channel's memory was freed: at its close, or later, when a listener that was still running
+     * returned. Runs on whichever thread left the channel last.
+     */
+    default void channelReleased(PublishChannel channel) {
+    }
+
     /** Events that go nowhere. */
     ChannelEvents NONE = new ChannelEvents() {
         @Override

@@ -17,12 +17,13 @@ import org.jspecify.annotations.Nullable;
  * @param claimed           frames claimed by the producer
  * @param published         frames the producer has enqueued for publishing
  * @param publishedOnDevice frames the device has published (the producer's host mirror)
- * @param backpressured     claims refused because no slot was free
+ * @param backpressured     claim calls that found no free slot, once per call (a blocking claim that waited counts once)
+ * @param backpressureWaitNanos time blocking claims spent waiting for a free slot, over all producer threads
  * @param consumers         one snapshot per consumer
  */
 public record ChannelSnapshot(String name, ChannelState state, @Nullable String failure, int producer, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
-        List<ConsumerSnapshot> consumers) {
+        long backpressureWaitNanos, List<ConsumerSnapshot> consumers) {
 
     public ChannelSnapshot {
         consumers = List.copyOf(consumers);

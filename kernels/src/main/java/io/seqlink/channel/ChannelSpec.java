@@ -1,6 +1,7 @@
 package io.seqlink.channel;
 
 import io.seqlink.layout.RingGeometry;
+import io.seqlink.layout.SlotHeader;
 import io.seqlink.topology.Transport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param consumers             devices that read every frame; at least one, no duplicates ({@code null} only in a
  *                              spec that fails {@link #validate})
  * @param slots                 ring slots, {@value RingGeometry#MIN_SLOTS} to 2^20
- * @param slotBytes             largest frame payload, 1 byte to 1 GiB
+ * @param slotBytes             largest frame payload, 1 byte to {@value RingGeometry#MAX_SLOT_BYTES} (1 GiB - 448 B);
+ *                              slots x (slotBytes + header, rounded up to 128 B) at most {@value RingGeometry#MAX_RING_BYTES}
  * @param delivery              lossless (backpressure) or latest (the producer never waits)
  * @param readMode              copy into a consumer-local ring, or read in place
  * @param transport             {@link Transport#AUTO} to follow the verifier, or a forced transport
@@ -102,13 +104,19 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
                     + " (default " + DEFAULT_SLOTS + ")"));
         }
         if (slotBytes < 1 || slotBytes > RingGeometry.MAX_SLOT_BYTES) {
-            v.add(new Violation(prefix + "slot-size", "slot size is " + slotBytes + " bytes, outside 1 B to 1 GiB",
-                    "set slot-size between 1B and 1GB, e.g. 16KB"));
+            v.add(new Violation(prefix + "slot-size", "slot size is " + slotBytes + " bytes, outside 1 B to "
+                    + RingGeometry.MAX_SLOT_BYTES + " B (1 GiB - 448 B: two slots must fit in one ring of at most 2 GiB - 1 B)",
+                    "set slot-size between 1B and " + RingGeometry.MAX_SLOT_BYTES + "B, e.g. 16KB"));
         } else if (slots >= RingGeometry.MIN_SLOTS && slots <= RingGeometry.MAX_SLOTS
-                && (double) RingGeometry.strideFor(slotBytes) * slots > RingGeometry.MAX_RING_BYTES) {
-            v.add(new Violation(prefix + "slot-size", "slots x slot size is "
-                    + (RingGeometry.strideFor(slotBytes) * slots >> 20) + " MiB, above the 16 GiB limit of one ring",
-                    "lower slots or slot-size"));
+                && RingGeometry.strideFor(slotBytes) * slots > RingGeometry.MAX_RING_BYTES) {
+            long stride = RingGeometry.strideFor(slotBytes);
+            long maxSlots = RingGeometry.MAX_RING_BYTES / stride;
+            long maxSlotBytes = (RingGeometry.MAX_RING_BYTES / slots & ~127L) - SlotHeader.BYTES;
+            v.add(new Violation(prefix + "slot-size", "the ring is " + slots + " x " + stride + " B (slot size plus its 64-byte "
+                    + "header, in 128-byte lines) = " + stride * slots + " B, above the " + RingGeometry.MAX_RING_BYTES
+                    + " B (2 GiB - 1 B) of one ring: the producer's pinned staging ring is one host buffer, indexed by int",
+                    (maxSlotBytes >= 1 ? "lower slot-size to at most " + maxSlotBytes + "B for " + slots + " slots, or " : "")
+                    + "lower slots to at most " + maxSlots + " for this slot size"));
         }
         if (delivery == null) {
             v.add(new Violation(prefix + "delivery", "delivery is not set", "set delivery to lossless or latest"));

@@ -2,12 +2,15 @@ package io.seqlink.channel;
 
 import io.seqlink.backend.Backend;
 import io.seqlink.topology.Transport;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Opens channels on a backend once their transports are decided. Most code opens channels through
- * {@link io.seqlink.SeqlinkRuntime}, which verifies the links and picks the transports first.
+ * Opens channels on a backend once their transports are decided, and gives the runtime and the
+ * launcher their hold on them. Most code opens channels through {@link io.seqlink.SeqlinkRuntime},
+ * which verifies the links and picks the transports first. Every method is safe from any thread.
  */
 public final class Channels {
 
@@ -32,16 +35,26 @@ public final class Channels {
 
     /** The consumer ports of a channel this package opened. */
     public static List<ConsumerPort> ports(PublishChannel channel) {
-        if (channel instanceof DefaultPublishChannel c) {
-            return c.ports();
-        }
-        throw new IllegalArgumentException("not a seqlink channel: " + channel);
+        return own(channel).ports();
+    }
+
+    /** The launcher's hold on a port: it becomes the port's only poller once engaged. */
+    public static PortDriver driver(ConsumerPort port) {
+        return port.driver();
+    }
+
+    /**
+     * A thread for the launcher's device loops: seqlink runs listeners on it, so a listener publishing to
+     * another channel while a runtime drains all its channels together is still admitted.
+     */
+    public static Thread listenerThread(Runnable task, String name) {
+        return new DeliveryWorker.ListenerThread(task, name);
     }
 
     /** Fails a channel this package opened, e.g. because its device failed elsewhere. */
     public static void fail(PublishChannel channel, Throwable cause, int device) {
         if (channel instanceof DefaultPublishChannel c) {
-            c.fail(cause, device);
+            c.life().fail(cause, device);
         }
     }
 
@@ -52,5 +65,26 @@ public final class Channels {
                 p.deviceLost(cause);
             }
         }
+    }
+
+    /**
+     * Drains and closes {@code channels} together within {@code timeout}: outside producers are refused
+     * at once, while seqlink's listener threads may still publish until every channel is quiet, so
+     * channels chained by listeners lose nothing whatever their order; then all close. A report per
+     * channel, in order. Returns early, with the interrupt flag kept, when the calling thread is interrupted.
+     */
+    public static List<DrainReport> drainAndCloseAll(List<PublishChannel> channels, Duration timeout) {
+        List<DefaultPublishChannel> own = new ArrayList<>(channels.size());
+        for (PublishChannel ch : channels) {
+            own.add(own(ch));
+        }
+        return ChannelDrain.drainAll(own, timeout);
+    }
+
+    private static DefaultPublishChannel own(PublishChannel channel) {
+        if (channel instanceof DefaultPublishChannel c) {
+            return c;
+        }
+        throw new IllegalArgumentException("not a seqlink channel: " + channel);
     }
 }

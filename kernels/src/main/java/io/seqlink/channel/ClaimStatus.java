@@ -10,9 +10,12 @@ public final class ClaimStatus {
     public static final long BACK_PRESSURED = -1;
     /** The channel was closed. */
     public static final long CLOSED = -2;
-    /** A claimed frame is not committed yet: commit it before claiming another. */
+    /** The calling thread holds a claimed frame that is not committed yet: commit it before claiming another. */
     public static final long CLAIM_OPEN = -3;
-    /** {@code maxPublishBatch} frames are committed but not published: publish before claiming more. */
+    /**
+     * {@code maxPublishBatch} frames are claimed and not yet published (by this thread or others): publish
+     * what this thread committed, or try again once the others have (a blocking claim waits for them).
+     */
     public static final long BATCH_FULL = -4;
     /** The channel failed (a device error); {@link PublishChannel#failure()} says why. */
     public static final long FAILED = -5;

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param transport         transport in use
  * @param state             active, paused, dead or closed
  * @param stalled           frames wait and no ack came within the stall timeout
+ * @param retrying          the listener is retrying a failed frame (or holds at one its error handler refused)
  * @param acknowledged      highest acknowledged sequence (the host mirror of {@code consumed_seq})
  * @param lag               frames published on the device and not yet acknowledged
  * @param delivered         frames handed to the listener and handled
@@ -27,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * @param latencyMaxNanos   largest of them
  * @param failure           why the consumer is dead, or {@code null}
  */
-public record ConsumerSnapshot(int device, Transport transport, ConsumerState state, boolean stalled, long acknowledged,
+public record ConsumerSnapshot(int device, Transport transport, ConsumerState state, boolean stalled, boolean retrying,
+        long acknowledged,
         long lag, long delivered, long missed, long laps, long rounds, long deviceReads, long deviceEmptyPolls,
         long hostEmptyPolls, long retries, long deadLettered, long stalls, long latencyCount, long latencyTotalNanos,
         long latencyMaxNanos, @Nullable String failure) {

@@ -3,20 +3,37 @@ package io.seqlink.channel;
 import java.util.Map;
 
 /**
- * What closing a channel left behind: per consumer device, frames published but not acknowledged.
+ * What closing a channel left behind. Every frame whose publish returned is either delivered to every
+ * live consumer or counted here, per consumer in {@code undelivered}; frames claimed and committed
+ * whose publish never happened (the producers were shut first) are {@code unpublished}.
  *
- * @param channel     channel name
- * @param published   frames the device published
- * @param undelivered per consumer device, frames it did not acknowledge (absent or 0: all delivered)
- * @param timedOut    whether the drain gave up waiting
+ * @param channel              channel name
+ * @param published            frames published when the producers were shut (the drain's target)
+ * @param undelivered          per consumer device, published frames it did not acknowledge (absent or 0: all delivered)
+ * @param timedOut             whether the drain gave up waiting
+ * @param unpublished          frames claimed but never published: their producers were refused once the channel drained
+ * @param listenersNotReturned per consumer device, the listener still inside a call when the drain ended; the
+ *                             channel's memory stays allocated until it returns
+ * @param interrupted          whether the draining thread was interrupted (it stopped waiting; the flag is kept)
  */
-public record DrainReport(String channel, long published, Map<Integer, Long> undelivered, boolean timedOut) {
+public record DrainReport(String channel, long published, Map<Integer, Long> undelivered, boolean timedOut, long unpublished,
+        Map<Integer, String> listenersNotReturned, boolean interrupted) {
 
     public DrainReport {
         undelivered = Map.copyOf(undelivered);
+        listenersNotReturned = Map.copyOf(listenersNotReturned);
+    }
+
+    public DrainReport(String channel, long published, Map<Integer, Long> undelivered, boolean timedOut) {
+        this(channel, published, undelivered, timedOut, 0, Map.of(), false);
     }
 
     public long totalUndelivered() {
         return undelivered.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Whether everything published was delivered, nothing was left unpublished, and every listener returned. */
+    public boolean clean() {
+        return totalUndelivered() == 0 && unpublished == 0 && listenersNotReturned.isEmpty();
     }
 }

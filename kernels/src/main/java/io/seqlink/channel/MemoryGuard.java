@@ -1,26 +1,33 @@
 package io.seqlink.channel;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps a channel's memory alive while a thread uses it. Freed pinned or device memory must never be
- * touched again: on a GPU the read would fault the process, not throw. Each user role (the producer,
- * each consumer's poller, outside observers) enters its own guard around every use; closing shuts
- * every guard to newcomers and waits for those inside before anything is freed.
+ * touched again: on a GPU the read would fault the process, not throw. Each user role (the producers,
+ * each consumer's poller and listener, outside observers) enters its own guard around every use;
+ * closing shuts every guard to newcomers, and the last user out of a shut guard reports it quiet, so
+ * the memory is freed exactly when nobody can reach it any more: at once when nobody is inside, or
+ * when a listener stuck in user code finally returns (never while it still runs).
  *
  * <pre>
  *   users >= 0         open: that many threads (or nested calls) inside
- *   users <  0         closed: MIN_VALUE + those still inside
+ *   users <  0         shut: MIN_VALUE + those still inside; reaching MIN_VALUE runs onQuiet, once
  * </pre>
  */
 final class MemoryGuard {
 
-    private static final int CLOSED = Integer.MIN_VALUE;
+    private static final int SHUT = Integer.MIN_VALUE;
 
     private final AtomicInteger users = new AtomicInteger();
+    private final Runnable onQuiet;
 
-    /** Enters unless closed; a {@code true} must be paired with {@link #exit()}. */
+    /** @param onQuiet runs once, on the thread that leaves the shut guard last (or shuts it empty) */
+    MemoryGuard(Runnable onQuiet) {
+        this.onQuiet = onQuiet;
+    }
+
+    /** Enters unless shut; a {@code true} must be paired with {@link #exit()}. */
     boolean enter() {
         for (;;) {
             int u = users.get();
@@ -34,42 +41,31 @@ final class MemoryGuard {
     }
 
     void exit() {
-        users.decrementAndGet();
+        if (users.decrementAndGet() == SHUT) {
+            onQuiet.run();
+        }
     }
 
     /** Shuts the guard to newcomers (idempotent). */
     void shut() {
         for (;;) {
             int u = users.get();
-            if (u < 0 || users.compareAndSet(u, u + CLOSED)) {
+            if (u < 0) {
+                return;
+            }
+            if (users.compareAndSet(u, u + SHUT)) {
+                if (u == 0) {
+                    onQuiet.run();
+                }
                 return;
             }
         }
     }
 
-    /** Whether the guard is shut and nobody is inside. */
-    boolean quiet() {
-        return users.get() == CLOSED;
+    /** Threads inside now, open or shut. */
+    int inside() {
+        int u = users.get();
+        return u >= 0 ? u : u - SHUT;
     }
 
-    boolean open() {
-        return users.get() >= 0;
-    }
-
-    /** Waits until every guard is quiet or the deadline passes; true when all are quiet. */
-    static boolean awaitQuiet(Iterable<MemoryGuard> guards, long deadlineNanos) {
-        for (;;) {
-            boolean quiet = true;
-            for (MemoryGuard g : guards) {
-                quiet &= g.quiet();
-            }
-            if (quiet) {
-                return true;
-            }
-            if (System.nanoTime() - deadlineNanos >= 0) {
-                return false;
-            }
-            LockSupport.parkNanos(100_000);
-        }
-    }
 }

@@ -12,9 +12,11 @@ import org.jspecify.annotations.Nullable;
  * A lock-free publish/consume channel from one producer device to one or more consumer devices.
  *
  * <h2>Producer</h2>
- * One thread at a time produces (like the Disruptor's single-producer sequencer: no CAS on the hot
- * path). A frame is claimed, written, committed, then published; publishing several committed frames
- * at once costs one release add:
+ * Any number of threads may produce at once (like the Disruptor's multi-producer sequencer: a CAS on
+ * the claim cursor). A frame is claimed, written, committed, then published; a claim belongs to the
+ * thread that made it, and each thread holds at most one uncommitted claim. Publishing takes every
+ * committed frame in sequence order, whichever thread committed it, up to the first one still being
+ * written, with one release add:
  * <pre>{@code
  * long seq = channel.tryClaim();                 // > 0: the sequence; < 0: a ClaimStatus
  * if (seq > 0) {
@@ -29,6 +31,18 @@ import org.jspecify.annotations.Nullable;
  * <h2>Consumers</h2>
  * Each consumer device has a {@link ConsumerPort}: subscribe a listener and let the launcher poll it,
  * or poll it yourself. Nothing here allocates per frame.
+ *
+ * <table>
+ * <caption>Threading contract</caption>
+ * <tr><th>method</th><th>who may call it</th></tr>
+ * <tr><td>{@link #tryClaim}, {@link #claim()}, {@link #claim(long, TimeUnit)}, {@link #offer}, {@link #publish}</td>
+ *     <td>any number of threads at once</td></tr>
+ * <tr><td>{@link #buffer}, {@link #devicePointer}, {@link #commit}, {@link #commitDevice}</td><td>the thread holding the
+ *     claim; any other gets {@link IllegalStateException} naming the rule</td></tr>
+ * <tr><td>{@link #drainAndClose}, {@link #close}</td><td>any thread, one of the channel's own listeners too
+ *     (it does not wait for that listener's frame)</td></tr>
+ * <tr><td>everything else</td><td>any thread</td></tr>
+ * </table>
  */
 public interface PublishChannel extends AutoCloseable {
 
@@ -44,16 +58,22 @@ public interface PublishChannel extends AutoCloseable {
     // ---- producer ---------------------------------------------------------------------------
 
     /**
-     * Claims the next slot without waiting. Returns the claimed sequence ({@code > 0}) or a negative
-     * {@link ClaimStatus}: {@code BACK_PRESSURED}, {@code CLAIM_OPEN}, {@code BATCH_FULL},
-     * {@code CLOSED}, {@code FAILED}.
+     * Claims the next slot for the calling thread without waiting. Returns the claimed sequence
+     * ({@code > 0}) or a negative {@link ClaimStatus}: {@code BACK_PRESSURED}, {@code CLAIM_OPEN} (this
+     * thread holds an uncommitted claim), {@code BATCH_FULL} ({@code max-publish-batch} frames are
+     * claimed and not yet published), {@code CLOSED}, {@code FAILED}. A call that finds no free slot
+     * counts once in the channel's back-pressure count.
      */
     long tryClaim();
 
     /** {@link #tryClaim()}, waiting up to the channel's backpressure timeout for a free slot. */
     long claim();
 
-    /** {@link #tryClaim()}, waiting up to {@code timeout} for a free slot; the last status if none came. */
+    /**
+     * {@link #tryClaim()}, waiting up to {@code timeout} for a free slot; the last status if none came.
+     * Returns at once when the thread is interrupted, with the flag kept. A call that waited counts
+     * once, and its waiting time is added to the channel's back-pressure wait.
+     */
     long claim(long timeout, TimeUnit unit);
 
     /**
@@ -85,14 +105,20 @@ public interface PublishChannel extends AutoCloseable {
     void commitDevice(int length);
 
     /**
-     * Publishes every committed, unpublished frame with one release add; returns how many. Throws
-     * {@link IllegalStateException} when nothing is committed.
+     * Publishes every committed, unpublished frame (of any thread), in sequence order, up to the first
+     * frame still being written, with one release add per batch; returns how many this call published:
+     * 0 when nothing is committed, or when another thread's publish is taking the frames (it takes this
+     * thread's too). On a closed or draining channel it throws {@link IllegalStateException} when this
+     * thread holds committed frames that will not be published now.
      */
     int publish();
 
     /**
-     * Claims, copies {@code src}'s remaining bytes, commits and publishes one frame without waiting.
-     * Returns the sequence or a negative {@link ClaimStatus}; {@code src}'s position is unchanged.
+     * Claims, copies {@code src}'s remaining bytes, commits and publishes one frame without waiting, from
+     * any thread. Returns the sequence or a negative {@link ClaimStatus} ({@code CLAIM_OPEN} only when
+     * this thread holds a claim of its own; {@code BATCH_FULL} when other threads hold the whole window);
+     * {@code src}'s position is unchanged. A sequence returned is either delivered or counted in the
+     * {@link DrainReport} when the channel closes.
      */
     long offer(ByteBuffer src);
 
@@ -111,8 +137,11 @@ public interface PublishChannel extends AutoCloseable {
     // ---- life -------------------------------------------------------------------------------
 
     /**
-     * Stops new claims and waits up to {@code timeout} for every live consumer to acknowledge what
-     * was published (the launcher must be running to consume it), then closes. Reports what was left.
+     * Stops new producer calls (atomically: {@code OPEN} to {@code DRAINING}), waits for those already
+     * running, then up to {@code timeout} for every live consumer to acknowledge what was published (the
+     * launcher must be running to consume it), then closes. Every frame whose publish returned is
+     * delivered or counted in the report. Called again (or concurrently), it returns the first drain's
+     * report. Returns early, with the interrupt flag kept, when the thread is interrupted.
      */
     DrainReport drainAndClose(Duration timeout);
 

@@ -1,16 +1,26 @@
 package io.seqlink.launcher;
 
-import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerState;
-import org.agrona.concurrent.IdleStrategy;
+import io.seqlink.channel.PortDriver;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The polling loop of one consumer device, on a thread of its own (a driver context is bound to a
- * thread): each pass runs one bounded round per subscribed, active port on the device, and idles
+ * thread): each pass runs one bounded round step per subscribed, active port on the device, and idles
  * with its strategy when no port found work. The loop, not a GPU thread, decides when to look again.
+ *
+ * <p>The loop runs listeners inline (no thread hop on the fast path) but never waits for one: a failed
+ * attempt's retries go to the port's listener thread, and when a listener holds the loop up (one call
+ * waiting for {@link Launcher#HANDOFF_AFTER}, or running for ten times that, or a round for twenty-five
+ * times that) the watchdog {@link #supersede supersedes} the loop thread: a new thread serves every
+ * port of the device, the stuck one finishes its round and ends, and that port's listener gets a
+ * thread of its own until its rounds are quick again. Another channel of the device waits at most that long, plus the
+ * watchdog's tick.
  */
 final class DeviceLoop implements Runnable {
 
@@ -20,11 +30,20 @@ final class DeviceLoop implements Runnable {
     private final int device;
     private final int batchSize;
     private final IdleStrategy idle;
-    private final CopyOnWriteArrayList<ConsumerPort> ports = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<PortDriver> ports = new CopyOnWriteArrayList<>();
     /** The same ports as an array for the loop: iterating the list allocated an iterator per pass. */
-    private volatile ConsumerPort[] polled = new ConsumerPort[0];
+    private volatile PortDriver[] polled = new PortDriver[0];
     private volatile boolean running;
+    /** The thread serving the device now; a thread that finds it is not this one stops. */
     private volatile Thread thread;
+    /** When the current port step began (0: between steps), and its port: what the watchdog watches. */
+    private volatile long stepSince;
+    private volatile PortDriver stepPort;
+    // the watchdog's view of the listener call in progress (watchdog thread only)
+    private PortDriver watchedPort;
+    private long watchedCalls;
+    private long watchedSince;
+    private int generation;
     private long lastErrorLogNanos;
     private volatile long passes;
 
@@ -38,21 +57,25 @@ final class DeviceLoop implements Runnable {
         return device;
     }
 
-    void add(ConsumerPort port) {
+    void add(PortDriver port) {
         synchronized (ports) { // not the loop's monitor: stop() holds that while it joins the loop thread
             ports.addIfAbsent(port);
-            polled = ports.toArray(new ConsumerPort[0]);
+            polled = ports.toArray(new PortDriver[0]);
+            Thread t = thread;
+            if (t != null) {
+                port.engage(t);
+            }
         }
     }
 
-    void remove(ConsumerPort port) {
+    void remove(PortDriver port) {
         synchronized (ports) {
             ports.remove(port);
-            polled = ports.toArray(new ConsumerPort[0]);
+            polled = ports.toArray(new PortDriver[0]);
         }
     }
 
-    CopyOnWriteArrayList<ConsumerPort> ports() {
+    CopyOnWriteArrayList<PortDriver> ports() {
         return ports;
     }
 
@@ -65,23 +88,77 @@ final class DeviceLoop implements Runnable {
             return;
         }
         running = true;
-        Thread t = new Thread(this, "seqlink-launcher-" + device);
-        t.setDaemon(true);
-        thread = t;
+        startThread();
+    }
+
+    /** A new loop thread, engaged with every port before it polls. */
+    private void startThread() {
+        Thread t = Channels.listenerThread(this, "seqlink-launcher-" + device + (generation++ == 0 ? "" : "-" + generation));
+        synchronized (ports) {
+            thread = t;
+            stepSince = 0;
+            stepPort = null;
+            for (PortDriver p : ports) {
+                p.engage(t); // users may no longer poll these ports; a superseded loop thread gets nothing
+            }
+        }
         t.start();
     }
 
-    synchronized void stop() {
+    /**
+     * The watchdog's look, every tick: a listener holds the loop thread up when one call of it has
+     * lasted {@code afterNanos} while the thread waits (parked, sleeping, blocked on a lock), or ten
+     * times that while it runs (a thread merely descheduled on a busy machine is not handed over for a
+     * short call), or its whole round twenty-five times that. Then that port's listener gets a thread of
+     * its own and a new loop thread serves the device. True when it did.
+     */
+    synchronized boolean supersede(long nowNanos, long afterNanos) {
+        long since = stepSince;
+        PortDriver stuck = stepPort;
+        Thread old = thread;
+        if (!running || old == null || since == 0 || stuck == null || !stuck.inListener()) {
+            watchedPort = null;
+            return false; // only a listener is handed over: a loop waiting on its device would wait on any thread
+        }
+        long calls = stuck.listenerCalls();
+        if (stuck != watchedPort || calls != watchedCalls) {
+            watchedPort = stuck;
+            watchedCalls = calls;
+            watchedSince = nowNanos;
+        }
+        long call = nowNanos - watchedSince;
+        Thread.State state = old.getState();
+        boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED;
+        if (!(call >= afterNanos && waiting) && call < 10 * afterNanos && nowNanos - since < 25 * afterNanos) {
+            return false;
+        }
+        stuck.delegate();
+        watchedPort = null;
+        startThread();
+        log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}); it gets a thread "
+                + "of its own until its rounds are quick again, and thread '{}' serves the device's other consumers (the old one ends when the "
+                + "listener returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since),
+                waiting ? "waiting" : "running", thread.getName());
+        return true;
+    }
+
+    /** Stops the loop within {@code deadlineNanos} (it waits for no listener: a stuck one was superseded) and the ports' listener threads. */
+    synchronized void stop(long deadlineNanos) {
         running = false;
         Thread t = thread;
         if (t != null && t != Thread.currentThread()) {
             try {
-                t.join(5_000);
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        thread = null;
+        synchronized (ports) {
+            thread = null;
+            for (PortDriver p : ports) {
+                p.disengage(deadlineNanos);
+            }
+        }
     }
 
     boolean running() {
@@ -90,25 +167,40 @@ final class DeviceLoop implements Runnable {
 
     @Override
     public void run() {
-        while (running) {
+        Thread me = Thread.currentThread();
+        while (running && thread == me) {
             int work = 0;
-            for (ConsumerPort port : polled) {
-                if (port.state() == ConsumerState.CLOSED) {
+            for (PortDriver port : polled) {
+                if (thread != me) {
+                    return; // superseded while a listener held us: the new thread serves the device
+                }
+                if (port.port().state() == ConsumerState.CLOSED) {
                     remove(port);
+                    port.release();
                     continue;
                 }
-                if (!port.subscribed()) {
+                if (!port.port().subscribed()) {
                     continue;
                 }
+                stepPort = port;
+                stepSince = System.nanoTime();
                 try {
                     work += port.poll(batchSize);
                 } catch (Throwable t) {
                     long now = System.nanoTime();
                     if (now - lastErrorLogNanos > ERROR_LOG_INTERVAL_NANOS) {
                         lastErrorLogNanos = now;
-                        log.error("seqlink launcher for device {}: polling {} failed", device, port, t);
+                        log.error("seqlink launcher for device {}: polling {} failed", device, port.port(), t);
+                    }
+                } finally {
+                    if (thread == me) {
+                        stepSince = 0;
+                        stepPort = null;
                     }
                 }
+            }
+            if (thread != me) {
+                return;
             }
             passes++;
             idle.idle(work);

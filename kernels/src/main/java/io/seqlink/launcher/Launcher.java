@@ -1,24 +1,44 @@
 package io.seqlink.launcher;
 
+import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerState;
+import io.seqlink.channel.PortDriver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Drives every consumer: one {@link DeviceLoop} per consumer device, each on its own thread, plus a
- * stall watchdog thread that looks at every consumer's acknowledgements. Ports can be registered
- * before or after {@link #start()}.
+ * watchdog thread that, every millisecond, moves a device loop held up by a listener to a new thread
+ * ({@link #HANDOFF_AFTER}) and, every watchdog period, looks at every consumer's acknowledgements for
+ * stalls. Ports can be registered before or after {@link #start()}; from the start on, the launcher is
+ * each registered port's only poller (a user's {@code poll} is refused).
+ *
+ * <p>Every method is safe from any thread; {@link #start()} and {@link #stop(Duration)} are
+ * serialized. {@link #awaitDrained} and {@link #stop(Duration)} return at their timeout, and at once
+ * on interrupt with the flag kept.
  */
 public final class Launcher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Launcher.class);
+    /** How long {@link #close()} and {@link #stop()} give listeners still in a call. */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * How long one listener call may wait (parked, sleeping, blocked) on a device loop before the loop
+     * moves to a new thread and that listener to a thread of its own: what another channel of the device
+     * can be delayed by a blocked listener, plus the watchdog's 1 ms tick. A call that runs gets ten
+     * times this, a whole round twenty-five times (so a thread merely descheduled on a busy machine, or a
+     * big round of quick calls, is not handed over).
+     */
+    public static final Duration HANDOFF_AFTER = Duration.ofMillis(2);
+    private static final long TICK_NANOS = 1_000_000;
 
     private final LauncherSettings settings;
     private final Map<Integer, DeviceLoop> loops = new ConcurrentHashMap<>();
@@ -33,11 +53,11 @@ public final class Launcher implements AutoCloseable {
         return settings;
     }
 
-    /** Adds a consumer to its device's loop. */
+    /** Adds a consumer to its device's loop; once the launcher runs, it drives the port. */
     public void register(ConsumerPort port) {
         DeviceLoop loop = loops.computeIfAbsent(port.device(),
                 d -> new DeviceLoop(d, settings.batchSize(), settings.idleStrategy().create()));
-        loop.add(port);
+        loop.add(Channels.driver(port));
         if (running) {
             loop.start();
         }
@@ -46,7 +66,9 @@ public final class Launcher implements AutoCloseable {
     public void unregister(ConsumerPort port) {
         DeviceLoop loop = loops.get(port.device());
         if (loop != null) {
-            loop.remove(port);
+            PortDriver driver = Channels.driver(port);
+            loop.remove(driver);
+            driver.release();
         }
     }
 
@@ -70,42 +92,52 @@ public final class Launcher implements AutoCloseable {
 
     /**
      * Waits up to {@code timeout} until every registered, live consumer has acknowledged everything
-     * its channel published. True when they all did.
+     * its channel published. True when they all did; false at the timeout or when the calling thread
+     * is interrupted (the flag is kept).
      */
     public boolean awaitDrained(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             boolean drained = true;
-            for (DeviceLoop loop : loops.values()) {
-                for (ConsumerPort p : loop.ports()) {
-                    // backlog, not lag: a publish still queued on the producer's stream counts too
-                    if (p.state() == ConsumerState.ACTIVE && p.backlog() > 0) {
-                        drained = false;
-                    }
+            for (ConsumerPort p : ports()) {
+                // backlog, not lag: a publish still queued on the producer's stream counts too
+                if (p.state() == ConsumerState.ACTIVE && p.backlog() > 0) {
+                    drained = false;
+                    break;
                 }
             }
             if (drained) {
                 return true;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (System.nanoTime() - deadline >= 0 || Thread.currentThread().isInterrupted()) {
                 return false;
             }
             LockSupport.parkNanos(200_000);
         }
     }
 
-    /** Stops the loops and the watchdog; consumers stay registered. Idempotent. */
-    public synchronized void stop() {
+    /** {@link #stop(Duration)} with {@link #DEFAULT_STOP_TIMEOUT}. */
+    public void stop() {
+        stop(DEFAULT_STOP_TIMEOUT);
+    }
+
+    /**
+     * Stops the loops, the ports' listener threads and the watchdog within {@code timeout}: a listener
+     * still in a call then is left to return on its own, never interrupted (consumers stay registered,
+     * and users may poll them again). Idempotent.
+     */
+    public synchronized void stop(Duration timeout) {
         if (!running) {
             return;
         }
         running = false;
-        loops.values().forEach(DeviceLoop::stop);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        loops.values().forEach(l -> l.stop(deadline));
         Thread w = watchdog;
         if (w != null) {
             w.interrupt();
             try {
-                w.join(2_000);
+                w.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -116,7 +148,7 @@ public final class Launcher implements AutoCloseable {
     /** The consumers registered, over all devices. */
     public List<ConsumerPort> ports() {
         List<ConsumerPort> all = new ArrayList<>();
-        loops.values().forEach(l -> all.addAll(l.ports()));
+        loops.values().forEach(l -> l.ports().forEach(d -> all.add(d.port())));
         return all;
     }
 
@@ -128,18 +160,26 @@ public final class Launcher implements AutoCloseable {
 
     private void watch() {
         long periodNanos = settings.watchdogPeriod().toNanos();
+        long handoffNanos = HANDOFF_AFTER.toNanos();
+        long nextStallCheck = System.nanoTime();
         while (running) {
             long now = System.nanoTime();
             for (DeviceLoop loop : loops.values()) {
-                for (ConsumerPort p : loop.ports()) {
-                    try {
-                        p.checkStall(now);
-                    } catch (RuntimeException ex) {
-                        log.debug("seqlink watchdog: {} could not be checked: {}", p, ex.toString());
+                loop.supersede(now, handoffNanos);
+            }
+            if (now - nextStallCheck >= 0) {
+                nextStallCheck = now + periodNanos;
+                for (DeviceLoop loop : loops.values()) {
+                    for (PortDriver p : loop.ports()) {
+                        try {
+                            p.checkStall(now);
+                        } catch (RuntimeException ex) {
+                            log.debug("seqlink watchdog: {} could not be checked: {}", p, ex.toString());
+                        }
                     }
                 }
             }
-            LockSupport.parkNanos(periodNanos);
+            LockSupport.parkNanos(Math.min(periodNanos, TICK_NANOS));
             if (Thread.interrupted() && !running) {
                 return;
             }

@@ -16,8 +16,14 @@ public record RingGeometry(int slots, long slotBytes, long stride) {
 
     public static final int MIN_SLOTS = 2;
     public static final int MAX_SLOTS = 1 << 20;
-    public static final long MAX_SLOT_BYTES = 1L << 30;
-    public static final long MAX_RING_BYTES = 1L << 34;
+    /**
+     * The largest ring, 2 GiB - 1 B: the producer's staging ring (and a host listener's host ring) is
+     * pinned host memory the host addresses as one {@link java.nio.ByteBuffer}, indexed by {@code int}.
+     * A backend may allow less ({@link io.seqlink.backend.AllocationLimits}).
+     */
+    public static final long MAX_RING_BYTES = Integer.MAX_VALUE;
+    /** The largest slot: {@value #MIN_SLOTS} of them fill {@link #MAX_RING_BYTES}; 1,073,741,632 B (1 GiB - 448 B). */
+    public static final long MAX_SLOT_BYTES = (MAX_RING_BYTES / MIN_SLOTS & ~127L) - SlotHeader.BYTES;
 
     public RingGeometry {
         if (slots < MIN_SLOTS || slots > MAX_SLOTS) {

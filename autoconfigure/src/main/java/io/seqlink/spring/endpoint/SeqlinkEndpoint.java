@@ -43,6 +43,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * lossless consumer holds the producer back once the ring is full.</li>
  * </ul>
  *
+ * <p>Every operation is safe from any HTTP thread at once: reads take snapshots, and pause/resume go
+ * through the consumer's compare-and-set transitions, so they never undo a consumer that died or closed.
+ *
  * <p>Default access is read-only: the write operations are not reachable until the application
  * grants {@code management.endpoint.seqlink.access=unrestricted}. Nothing here is secret: device
  * names, link figures, counters, positions; never payloads.
@@ -160,14 +163,14 @@ public class SeqlinkEndpoint {
             return new ChannelDescriptor(ch.name(), lower(ch.state()), null, spec.producer(), ch.consumerDevices(),
                     spec.slots(), spec.slotBytes(), lower(spec.delivery()), lower(spec.readMode()), lower(spec.transport()),
                     spec.maxPublishBatch(), String.valueOf(spec.backpressureTimeout()), String.valueOf(spec.stallTimeout()),
-                    lower(spec.consumerFailurePolicy()), 0, 0, 0, 0, 0, List.of());
+                    lower(spec.consumerFailurePolicy()), 0, 0, 0, 0, 0, 0, List.of());
         }
         List<ConsumerDescriptor> consumers = new ArrayList<>();
         for (ConsumerSnapshot c : s.consumers()) {
             Double meanLatencyMicros = c.latencyCount() == 0 ? null
                     : c.latencyTotalNanos() / (double) c.latencyCount() / 1000.0;
             Double maxLatencyMicros = c.latencyCount() == 0 ? null : c.latencyMaxNanos() / 1000.0;
-            consumers.add(new ConsumerDescriptor(c.device(), lower(c.transport()), lower(c.state()), c.stalled(),
+            consumers.add(new ConsumerDescriptor(c.device(), lower(c.transport()), lower(c.state()), c.stalled(), c.retrying(),
                     c.acknowledged(), c.lag(), c.delivered(), c.missed(), c.laps(), c.rounds(), c.retries(), c.deadLettered(),
                     c.stalls(), c.hostEmptyPolls(), c.deviceEmptyPolls(), meanLatencyMicros, maxLatencyMicros,
                     listenerIds.apply(ch.name(), c.device()).orElse(null), c.failure()));
@@ -177,6 +180,7 @@ public class SeqlinkEndpoint {
                 spec.producer(), ch.consumerDevices(), s.slots(), s.slotBytes(), lower(s.delivery()), lower(s.readMode()), lower(spec.transport()), spec.maxPublishBatch(),
                 String.valueOf(spec.backpressureTimeout()), String.valueOf(spec.stallTimeout()),
                 lower(spec.consumerFailurePolicy()), s.claimed(), s.published(), s.publishedOnDevice(), s.backpressured(),
+                s.backpressureWaitNanos() / 1_000_000,
                 s.maxLag(), consumers);
     }
 
@@ -320,14 +324,15 @@ public class SeqlinkEndpoint {
      * @param claimed               frames claimed by the producer
      * @param published             frames enqueued for publishing
      * @param publishedOnDevice     frames the device published (the producer position)
-     * @param backpressured         claims refused for want of a free slot
+     * @param backpressured         claim calls that found no free slot, once per call
+     * @param backpressureWaitMillis time blocking claims spent waiting for a free slot
      * @param maxLag                the largest lag of a live consumer
      * @param consumers             each consumer's position and counters
      */
     public record ChannelDescriptor(String name, String state, @Nullable String failure, int producer,
             List<Integer> consumerDevices, int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
             String backpressureTimeout, String stallTimeout, String consumerFailurePolicy, long claimed, long published,
-            long publishedOnDevice, long backpressured, long maxLag, List<ConsumerDescriptor> consumers)
+            long publishedOnDevice, long backpressured, long backpressureWaitMillis, long maxLag, List<ConsumerDescriptor> consumers)
             implements OperationResponseBody {
     }
 
@@ -338,6 +343,7 @@ public class SeqlinkEndpoint {
      * @param transport         the transport in use
      * @param state             active, paused, dead or closed
      * @param stalled           whether frames wait with no acknowledgement within the stall timeout
+     * @param retrying          whether its listener is retrying a failed frame
      * @param acknowledged      the highest sequence acknowledged (its position)
      * @param lag               frames published and not yet acknowledged
      * @param delivered         frames handled by the listener
@@ -354,7 +360,8 @@ public class SeqlinkEndpoint {
      * @param listener          the id of the listener bound to it, or {@code null}
      * @param failure           why it is dead, or {@code null}
      */
-    public record ConsumerDescriptor(int device, String transport, String state, boolean stalled, long acknowledged,
+    public record ConsumerDescriptor(int device, String transport, String state, boolean stalled, boolean retrying,
+            long acknowledged,
             long lag, long delivered, long missed, long laps, long rounds, long retries, long deadLettered, long stalls,
             long hostEmptyPolls, long deviceEmptyPolls, @Nullable Double meanLatencyMicros, @Nullable Double maxLatencyMicros,
             @Nullable String listener, @Nullable String failure) {

@@ -19,8 +19,8 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * One channel's health from its snapshot (host mirrors and counters: no driver call): state, and per
- * consumer the transport, position, lag, and whether it is stalled, paused or dead. See
- * {@link SeqlinkHealthStatus} for what each status means.
+ * consumer the transport, position, lag, and whether it is stalled, retrying a failed frame, paused
+ * or dead. See {@link SeqlinkHealthStatus} for what each status means.
  */
 public class ChannelHealthIndicator implements HealthIndicator {
 
@@ -45,6 +45,7 @@ public class ChannelHealthIndicator implements HealthIndicator {
         List<Integer> lagging = new ArrayList<>();
         List<Integer> dead = new ArrayList<>();
         List<Integer> paused = new ArrayList<>();
+        List<Integer> retrying = new ArrayList<>();
         Map<String, Object> consumers = new LinkedHashMap<>();
         for (ConsumerSnapshot c : s.consumers()) {
             Map<String, Object> d = new LinkedHashMap<>();
@@ -53,6 +54,7 @@ public class ChannelHealthIndicator implements HealthIndicator {
             d.put("acknowledged", c.acknowledged());
             d.put("lag", c.lag());
             d.put("stalled", c.stalled());
+            d.put("retrying", c.retrying());
             if (c.failure() != null) {
                 d.put("failure", c.failure());
             }
@@ -67,12 +69,15 @@ public class ChannelHealthIndicator implements HealthIndicator {
             if (c.stalled()) {
                 stalled.add(c.device());
             }
+            if (c.retrying()) {
+                retrying.add(c.device());
+            }
             if (c.lag() >= lagLimit) {
                 lagging.add(c.device());
             }
         }
         ChannelState state = channel.state(); // live: a closed channel keeps its last snapshot
-        Status status = status(state, stalled, lagging, dead);
+        Status status = status(state, stalled, lagging, dead, retrying);
         Health.Builder b = Health.status(status)
                 .withDetail("backend", runtime.backendKind().name().toLowerCase(Locale.ROOT))
                 .withDetail("state", state)
@@ -82,6 +87,7 @@ public class ChannelHealthIndicator implements HealthIndicator {
                 .withDetail("slots", s.slots())
                 .withDetail("published", s.publishedOnDevice())
                 .withDetail("backpressured", s.backpressured())
+                .withDetail("backpressureWaitMillis", s.backpressureWaitNanos() / 1_000_000)
                 .withDetail("consumers", consumers);
         Throwable failure = channel.failure();
         if (failure != null) {
@@ -99,10 +105,14 @@ public class ChannelHealthIndicator implements HealthIndicator {
         if (!paused.isEmpty()) {
             b.withDetail("pausedConsumers", paused);
         }
+        if (!retrying.isEmpty()) {
+            b.withDetail("retryingConsumers", retrying);
+        }
         return b.build();
     }
 
-    private Status status(ChannelState state, List<Integer> stalled, List<Integer> lagging, List<Integer> dead) {
+    private Status status(ChannelState state, List<Integer> stalled, List<Integer> lagging, List<Integer> dead,
+            List<Integer> retrying) {
         switch (state) {
             case FAILED:
                 return Status.DOWN;
@@ -115,7 +125,7 @@ public class ChannelHealthIndicator implements HealthIndicator {
         if (!dead.isEmpty() && channel.spec().consumerFailurePolicy() != ConsumerFailurePolicy.DROP_CONSUMER) {
             return Status.DOWN; // a dead consumer the producer still waits for
         }
-        if (!dead.isEmpty() || !stalled.isEmpty() || !lagging.isEmpty()) {
+        if (!dead.isEmpty() || !stalled.isEmpty() || !lagging.isEmpty() || !retrying.isEmpty()) {
             return settings.failOnDegraded() ? Status.DOWN : SeqlinkHealthStatus.DEGRADED;
         }
         return Status.UP;

@@ -2,16 +2,12 @@ package io.seqlink.spring.listener;
 
 import io.seqlink.SeqlinkConfigurationException;
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.channel.ChannelSnapshot;
-import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerPort;
-import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.FrameErrorHandler;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.RetryPolicy;
 import io.seqlink.channel.Violation;
-import io.seqlink.spring.support.ChannelSnapshots;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,11 +30,20 @@ import org.springframework.context.SmartLifecycle;
  * reported at once) and subscribed with the retry policy and the {@link FrameErrorHandler}.</li>
  * <li>{@link #start()} (late phase {@value #DEFAULT_PHASE}, after the web server and other
  * lifecycle beans): starts the launcher, so consumption begins once the context is ready.</li>
- * <li>{@link #stop()} (first to stop): drains every channel (new claims get
- * {@code ClaimStatus.CLOSED}; consumers take what was published) within
- * {@code seqlink.shutdown.drain-timeout} over all channels, closes the channels, then stops the
- * launcher. {@link #drainReports()} tells what was left undelivered, and it is logged.</li>
+ * <li>{@link #stop()} (first to stop): drains every channel together within
+ * {@code seqlink.shutdown.drain-timeout}: outside producers get {@code ClaimStatus.CLOSED} at once,
+ * while listeners may still publish to other channels until all are quiet, so a listener forwarding
+ * downstream loses nothing whatever the channels' order; then the channels close and the launcher
+ * stops (within a second more). {@link #drainReports()} tells what was left undelivered and which
+ * listeners had not returned, and it is logged.</li>
  * </ul>
+ *
+ * <table>
+ * <caption>Threading contract</caption>
+ * <tr><th>method</th><th>who may call it</th></tr>
+ * <tr><td>{@link #registerAll}, {@link #start}, {@link #stop}</td><td>any thread (the container's); serialized</td></tr>
+ * <tr><td>{@link #endpoints}, {@link #listenerId}, {@link #drainReports}, {@link #isRunning}</td><td>any thread</td></tr>
+ * </table>
  */
 public class ChannelListenerEndpointRegistry implements SmartLifecycle {
 
@@ -181,51 +186,21 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle {
         if (!running) {
             return;
         }
-        long deadline = System.nanoTime() + drainTimeout.toNanos();
-        List<DrainReport> reports = new ArrayList<>();
-        for (PublishChannel ch : runtime.channels()) {
-            if (ch.state() == ChannelState.CLOSED) {
-                continue;
-            }
-            if (ch.state() == ChannelState.FAILED) {
-                // nothing can be drained from a failed channel; the runtime releases it when it closes
-                reports.add(failedReport(ch));
-                continue;
-            }
-            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-            try {
-                reports.add(ch.drainAndClose(left));
-            } catch (RuntimeException ex) {
-                log.warn("seqlink channel '{}': draining failed: {}", ch.name(), ex.toString());
-            }
-        }
+        List<DrainReport> reports = runtime.drainAndCloseChannels(drainTimeout);
         runtime.launcher().stop();
-        drainReports = List.copyOf(reports);
+        drainReports = reports;
         running = false;
         long published = reports.stream().mapToLong(DrainReport::published).sum();
         long undelivered = reports.stream().mapToLong(DrainReport::totalUndelivered).sum();
-        if (undelivered == 0) {
+        List<String> stuck = new ArrayList<>();
+        reports.forEach(r -> r.listenersNotReturned().forEach((d, l) -> stuck.add(r.channel() + "/" + d + ": " + l)));
+        if (reports.stream().allMatch(DrainReport::clean)) {
             log.info("seqlink stopped: {} channel(s) drained, every one of {} published frame(s) delivered", reports.size(),
                     published);
         } else {
-            log.warn("seqlink stopped: {} of {} published frame(s) left undelivered: {}", undelivered, published, reports);
+            log.warn("seqlink stopped: {} of {} published frame(s) left undelivered{}: {}", undelivered, published,
+                    stuck.isEmpty() ? "" : "; listeners that did not return " + stuck, reports);
         }
-    }
-
-    private static DrainReport failedReport(PublishChannel ch) {
-        ChannelSnapshot s = ChannelSnapshots.of(ch);
-        Map<Integer, Long> undelivered = new LinkedHashMap<>();
-        long published = 0;
-        if (s != null) {
-            published = Math.max(s.published(), s.publishedOnDevice());
-            for (ConsumerSnapshot c : s.consumers()) {
-                long left = Math.max(0, published - c.acknowledged());
-                if (left > 0) {
-                    undelivered.put(c.device(), left);
-                }
-            }
-        }
-        return new DrainReport(ch.name(), published, undelivered, false);
     }
 
     @Override

@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.RandomAccess;
 
 /**
- * Calls one {@link ChannelListener} method for one consumer. Runs on that consumer's launcher thread
- * only, so its flyweights (frame, batch list, context, argument array) are reused without locks; each
- * is closed when the call returns, so a listener that kept one gets an {@link IllegalStateException}
- * instead of a frame that has since been overwritten.
+ * Calls one {@link ChannelListener} method for one consumer. Runs on the thread that delivers that
+ * consumer's rounds (its listener thread; one round at a time), so its flyweights (frame, batch list,
+ * context, argument array) are reused without locks; each is closed when the call returns, so a
+ * listener that kept one gets an {@link IllegalStateException} instead of a frame that has since been
+ * overwritten.
  */
 final class ListenerInvoker implements FrameHandler, FrameBatchHandler, DeviceFrameHandler {
 
@@ -90,6 +91,12 @@ final class ListenerInvoker implements FrameHandler, FrameBatchHandler, DeviceFr
         } finally {
             context.open = false;
         }
+    }
+
+    /** Names the method, for logs and drain reports ("a listener that did not return"). */
+    @Override
+    public String toString() {
+        return "@ChannelListener " + endpoint.id() + " " + endpoint.describe();
     }
 
     private void invoke(Object data) throws Exception {

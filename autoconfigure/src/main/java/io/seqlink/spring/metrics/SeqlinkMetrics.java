@@ -34,7 +34,8 @@ import java.util.function.ToDoubleFunction;
  * <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
  * <tr><td>seqlink.channel.published</td><td>counter</td><td>channel, device</td><td>frames the producer device published</td></tr>
  * <tr><td>seqlink.channel.claimed</td><td>counter</td><td>channel, device</td><td>slots claimed by the producer</td></tr>
- * <tr><td>seqlink.channel.backpressure.waits</td><td>counter</td><td>channel, device</td><td>claims refused for want of a free slot</td></tr>
+ * <tr><td>seqlink.channel.backpressure.waits</td><td>counter</td><td>channel, device</td><td>claim calls that found no free slot, once per call</td></tr>
+ * <tr><td>seqlink.channel.backpressure.wait</td><td>counter (seconds)</td><td>channel, device</td><td>time blocking claims spent waiting for a slot, over all producer threads</td></tr>
  * <tr><td>seqlink.channel.failed</td><td>gauge</td><td>channel, device</td><td>1 when a device error closed the channel</td></tr>
  * <tr><td>seqlink.consumer.consumed</td><td>counter</td><td>channel, consumer, device</td><td>frames the listener handled</td></tr>
  * <tr><td>seqlink.consumer.lag</td><td>gauge</td><td>channel, consumer, device</td><td>frames published and not yet acknowledged</td></tr>
@@ -47,6 +48,7 @@ import java.util.function.ToDoubleFunction;
  * <tr><td>seqlink.consumer.dead.lettered</td><td>counter</td><td>channel, consumer, device</td><td>frames handed to the error handler</td></tr>
  * <tr><td>seqlink.consumer.stalls</td><td>counter</td><td>channel, consumer, device</td><td>stall episodes</td></tr>
  * <tr><td>seqlink.consumer.stalled</td><td>gauge</td><td>channel, consumer, device</td><td>1 while stalled</td></tr>
+ * <tr><td>seqlink.consumer.retrying</td><td>gauge</td><td>channel, consumer, device</td><td>1 while its listener retries a failed frame</td></tr>
  * <tr><td>seqlink.consumer.dead</td><td>gauge</td><td>channel, consumer, device</td><td>1 once its device failed (lost, sticky error)</td></tr>
  * <tr><td>seqlink.link.atomic.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote release atomic add</td></tr>
  * <tr><td>seqlink.link.acquire.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote acquire load</td></tr>
@@ -89,7 +91,10 @@ public class SeqlinkMetrics implements MeterBinder {
         FunctionCounter.builder("seqlink.channel.claimed", ch, c -> channel(c, ChannelSnapshot::claimed)).tags(tags)
                 .description("Slots claimed by the producer").register(registry);
         FunctionCounter.builder("seqlink.channel.backpressure.waits", ch, c -> channel(c, ChannelSnapshot::backpressured)).tags(tags)
-                .description("Claims refused because no slot was free (lossless backpressure)").register(registry);
+                .description("Claim calls that found no free slot, once per call (lossless backpressure)").register(registry);
+        FunctionCounter.builder("seqlink.channel.backpressure.wait", ch, c -> channel(c, s -> s.backpressureWaitNanos() / 1e9))
+                .tags(tags).baseUnit("seconds").description("Time blocking claims spent waiting for a free slot")
+                .register(registry);
         Gauge.builder("seqlink.channel.failed", ch, c -> c.failure() != null ? 1 : 0).tags(tags)
                 .description("1 when a device error closed the channel").register(registry);
         for (int device : ch.consumerDevices()) {
@@ -117,6 +122,8 @@ public class SeqlinkMetrics implements MeterBinder {
                 "Frames handed to the error handler after every retry failed");
         counter(registry, "seqlink.consumer.stalls", ch, device, tags, ConsumerSnapshot::stalls, "Stall episodes");
         gauge(registry, "seqlink.consumer.stalled", ch, device, tags, s -> s.stalled() ? 1 : 0, "1 while the consumer is stalled");
+        gauge(registry, "seqlink.consumer.retrying", ch, device, tags, s -> s.retrying() ? 1 : 0,
+                "1 while the consumer's listener retries a failed frame (or holds at one its error handler refused)");
         gauge(registry, "seqlink.consumer.dead", ch, device, tags, s -> s.state() == ConsumerState.DEAD ? 1 : 0,
                 "1 once the consumer's device failed (lost, or a sticky error); its consumer-failure-policy says what follows");
         Timer timer = Timer.builder("seqlink.consumer.latency").tags(tags)

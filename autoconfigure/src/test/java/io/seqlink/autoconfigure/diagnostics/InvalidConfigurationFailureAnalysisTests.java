@@ -56,11 +56,13 @@ class InvalidConfigurationFailureAnalysisTests {
         cases.add(new Case("negative slots", frames("consumers=1", "slots=-4"),
                 "seqlink.channels.frames.slots", "set slots between"));
         cases.add(new Case("slot size zero", frames("consumers=1", "slot-size=0B"),
-                "seqlink.channels.frames.slot-size", "between 1B and 1GB"));
-        cases.add(new Case("slot size above 1 GB", frames("consumers=1", "slot-size=2GB"),
-                "seqlink.channels.frames.slot-size", "between 1B and 1GB"));
-        cases.add(new Case("ring above 16 GiB", frames("consumers=1", "slots=1048576", "slot-size=1MB"),
-                "seqlink.channels.frames.slot-size", "lower slots or slot-size"));
+                "seqlink.channels.frames.slot-size", "between 1B and 1073741632B"));
+        cases.add(new Case("two slots of 1 GB", frames("consumers=1", "slots=2", "slot-size=1GB"),
+                "seqlink.channels.frames.slot-size", "between 1B and 1073741632B"));
+        cases.add(new Case("ring of 64 x 64 MB, above 2 GiB", frames("consumers=1", "slots=64", "slot-size=64MB"),
+                "seqlink.channels.frames.slot-size", "lower slot-size to at most 33554240B for 64 slots"));
+        cases.add(new Case("ring of 2^20 x 1 MB", frames("consumers=1", "slots=1048576", "slot-size=1MB"),
+                "seqlink.channels.frames.slot-size", "lower slots to at most 2047 for this slot size"));
         cases.add(new Case("channel name with a dot", List.of("seqlink.channels[cam.1].consumers=1"),
                 "seqlink.channels[cam.1].name", "rename the channel"));
         cases.add(new Case("channel name with a slash", List.of("seqlink.channels[cam/1].consumers=1"),

@@ -140,10 +140,11 @@ class EndpointDefaultAccessReliabilityTests {
                 "backend", "backendReason", "devices", "requiredLinkClass", "onUnsupported", "links", "worstLink", "verifiedAt",
                 "degradedLinks",
                 // channel child (ChannelHealthIndicator)
-                "state", "producer", "delivery", "readMode", "slots", "published", "backpressured", "consumers", "failure",
-                "stalledConsumers", "laggingConsumers", "lagThreshold", "deadConsumers", "pausedConsumers",
+                "state", "producer", "delivery", "readMode", "slots", "published", "backpressured", "backpressureWaitMillis",
+                "consumers", "failure", "stalledConsumers", "laggingConsumers", "lagThreshold", "deadConsumers", "pausedConsumers",
+                "retryingConsumers",
                 // per consumer
-                "transport", "acknowledged", "lag", "stalled");
+                "transport", "acknowledged", "lag", "stalled", "retrying");
         assertThat(keys(r.body(), Set.of("components", "links", "consumers"))).isSubsetOf(documented);
     }
 

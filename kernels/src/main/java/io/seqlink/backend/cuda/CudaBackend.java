@@ -1,5 +1,6 @@
 package io.seqlink.backend.cuda;
 
+import io.seqlink.backend.AllocationLimits;
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.BackendKind;
 import io.seqlink.backend.DeviceException;
@@ -95,6 +96,13 @@ final class CudaBackend implements Backend {
             log.debug("seqlink cuda: opened {}", devices[ordinal]);
         }
         return devices[ordinal];
+    }
+
+    /** Device memory is bounded by what each device has free; pinned memory by its one-buffer host view. */
+    @Override
+    public AllocationLimits limits() {
+        return new AllocationLimits(Long.MAX_VALUE, AllocationLimits.MAX_BUFFER_BYTES, Long.MAX_VALUE, Long.MAX_VALUE,
+                "device memory and pinned host memory (the cuda backend)");
     }
 
     @Override

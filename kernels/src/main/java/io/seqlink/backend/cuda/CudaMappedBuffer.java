@@ -1,5 +1,6 @@
 package io.seqlink.backend.cuda;
 
+import io.seqlink.backend.AllocationLimits;
 import io.seqlink.backend.MappedBuffer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,7 +33,7 @@ final class CudaMappedBuffer extends CudaMemory implements MappedBuffer {
     }
 
     static CudaMappedBuffer allocate(CudaBackend backend, DeviceContext context, long bytes) {
-        if (bytes < 1 || bytes > Integer.MAX_VALUE) {
+        if (bytes < 1 || bytes > AllocationLimits.MAX_BUFFER_BYTES) {
             throw new IllegalArgumentException("bytes must be between 1 and " + Integer.MAX_VALUE
                     + " for pinned mapped memory (the host views it as one buffer), was " + bytes
                     + "; use smaller rings for host-staged or host-delivered channels");

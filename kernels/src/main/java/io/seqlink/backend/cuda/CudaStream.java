@@ -25,8 +25,8 @@ import jcuda.driver.JCudaDriver;
 /**
  * A non-blocking CUDA stream ({@code CU_STREAM_NON_BLOCKING}: no implicit ordering with the legacy
  * default stream). Operands are passed through reused pointer objects, so enqueueing allocates
- * nothing. One thread at a time may enqueue (the SPI's contract for a stream); methods are
- * synchronized anyway, which costs nothing uncontended.
+ * nothing. Several threads may enqueue (a channel's producers share its stream): the methods are
+ * synchronized, which costs nothing uncontended, and the driver orders the calls.
  */
 final class CudaStream implements DeviceStream {
 

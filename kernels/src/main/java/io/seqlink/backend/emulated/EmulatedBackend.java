@@ -1,5 +1,6 @@
 package io.seqlink.backend.emulated;
 
+import io.seqlink.backend.AllocationLimits;
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.BackendKind;
 import io.seqlink.backend.DeviceException;
@@ -74,6 +75,14 @@ public final class EmulatedBackend implements Backend {
         }
         checkOpen();
         return devices[ordinal];
+    }
+
+    /** Every region is one direct buffer: the limits are the JVM's. */
+    @Override
+    public AllocationLimits limits() {
+        long max = DirectMemory.max();
+        return new AllocationLimits(EmulatedMemory.MAX_REGION_BYTES, EmulatedMemory.MAX_REGION_BYTES,
+                Math.max(0, max - DirectMemory.used()), max, "the JVM's direct memory (the emulated backend)");
     }
 
     @Override

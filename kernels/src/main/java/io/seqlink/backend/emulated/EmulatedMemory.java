@@ -1,5 +1,6 @@
 package io.seqlink.backend.emulated;
 
+import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.Memory;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -16,8 +17,8 @@ abstract sealed class EmulatedMemory implements Memory permits EmulatedDeviceBuf
     /** 64-bit words of a direct buffer, native (little-endian on every supported host) order. */
     static final VarHandle WORDS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-    /** Largest single region: a direct buffer is indexed by int. */
-    static final long MAX_REGION_BYTES = Integer.MAX_VALUE - 2L * ALIGNMENT;
+    /** Largest single region: a direct buffer is indexed by int, and one line more is allocated to align it. */
+    static final long MAX_REGION_BYTES = (Integer.MAX_VALUE - (long) ALIGNMENT) & -ALIGNMENT;
 
     final ByteBuffer buffer;
     private final int owner;
@@ -37,7 +38,15 @@ abstract sealed class EmulatedMemory implements Memory permits EmulatedDeviceBuf
         this.bytes = bytes;
         // alignedSlice rounds both ends to the alignment: round the size up so the slice holds it all.
         long rounded = (bytes + ALIGNMENT - 1) & -ALIGNMENT;
-        ByteBuffer raw = ByteBuffer.allocateDirect((int) (rounded + ALIGNMENT));
+        ByteBuffer raw;
+        try {
+            raw = ByteBuffer.allocateDirect((int) (rounded + ALIGNMENT));
+        } catch (OutOfMemoryError ex) {
+            // as cuMemAlloc answers an exhausted device: a status, not an Error that would end the caller's thread
+            throw new DeviceException("CUDA_ERROR_OUT_OF_MEMORY", owner < 0 ? "cuMemHostAlloc" : "cuMemAlloc", owner, false,
+                    "the emulated backend keeps device and pinned memory in the JVM's direct memory, which cannot hold "
+                    + bytes + " more bytes (" + ex.getMessage() + "); raise -XX:MaxDirectMemorySize or use smaller channels");
+        }
         this.buffer = raw.alignedSlice(ALIGNMENT).limit((int) bytes).slice().order(ByteOrder.nativeOrder());
     }
 

@@ -71,11 +71,7 @@ public class SeqlinkEmulatedBenchmark {
 
     @Setup(Level.Trial)
     public void open() {
-        runtime = SeqlinkRuntime.builder().backend(BackendSelection.EMULATED)
-                .emulated(EmulatedTopology.allNvlink(consumers + 1))
-                .verifier(VerifierSettings.defaults().withEnabled(false))
-                .launcher(new LauncherSettings(IdleStrategyKind.YIELD, 256, Duration.ofMillis(100)))
-                .open();
+        runtime = openRuntime(consumers + 1);
         Integer[] devices = new Integer[consumers];
         for (int i = 0; i < consumers; i++) {
             devices[i] = i + 1;
@@ -92,6 +88,15 @@ public class SeqlinkEmulatedBenchmark {
             frame[i] = (byte) i;
         }
         runtime.start();
+    }
+
+    /** An emulated runtime of {@code devices} devices, launcher yielding, batches up to 256: what both benchmarks run on. */
+    static SeqlinkRuntime openRuntime(int devices) {
+        return SeqlinkRuntime.builder().backend(BackendSelection.EMULATED)
+                .emulated(EmulatedTopology.allNvlink(devices))
+                .verifier(VerifierSettings.defaults().withEnabled(false))
+                .launcher(new LauncherSettings(IdleStrategyKind.YIELD, 256, Duration.ofMillis(100)))
+                .open();
     }
 
     @TearDown(Level.Iteration)

@@ -25,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  * which releases up to {@code max-publish-batch} frames with one atomic add. Reusing the scratch image
  * is safe for the same reason: the next frame's pattern kernel runs after this frame's normalise.
  *
- * <p>A channel has one producer at a time; HTTP requests and the background source take turns
- * through a lock. Before each claim the producer also takes a credit (at most
+ * <p>HTTP requests and the background source take turns through a lock: a channel takes claims from
+ * any number of threads, but one producer at a time keeps an injection's frames contiguous (its answer
+ * names the first and last sequence) and the credit count simple. Before each claim the producer also takes a credit (at most
  * {@code sample.pipeline.max-in-flight} frames between preparation and collection), which keeps every
  * inference device's result ring from overflowing without any consumer ever waiting.
  */
@@ -47,6 +48,8 @@ public final class FramePreprocessor implements AutoCloseable {
     private final IdleStrategy idle = new BackoffIdleStrategy(50, 10, 10_000, 1_000_000);
     /** Frames committed and not yet published (under the lock). */
     private int unpublished;
+    /** Set once the pipeline stops: no injection starts any more. */
+    private volatile boolean stopped;
 
     FramePreprocessor(PublishChannel frames, Device producer, PipelineProperties props, PipelineStatistics stats) {
         this.frames = frames;
@@ -71,6 +74,9 @@ public final class FramePreprocessor implements AutoCloseable {
      */
     public Injection produce(int count, long firstSeed, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        if (stopped) {
+            return new Injection(count, 0, 0, 0, firstSeed, Stop.CLOSED, null);
+        }
         if (!lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             return new Injection(count, 0, 0, 0, firstSeed, Stop.BUSY, null);
         }
@@ -81,6 +87,10 @@ public final class FramePreprocessor implements AutoCloseable {
         try {
             idle.reset();
             while (done < count) {
+                if (stopped) {
+                    stop = Stop.CLOSED;
+                    break;
+                }
                 if (stats.inFlight() >= maxInFlight) {
                     publishPending(); // what is committed must move, or no credit ever comes back
                     if (System.nanoTime() - deadline > 0) {
@@ -149,6 +159,17 @@ public final class FramePreprocessor implements AutoCloseable {
         return frames.name();
     }
 
+    /**
+     * Takes no more frames: an injection in progress ends after its current frame (everything it
+     * committed is published), waited for up to {@code timeout}; later ones return {@code CLOSED}.
+     */
+    void stop(Duration timeout) throws InterruptedException {
+        stopped = true;
+        if (lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+            lock.unlock();
+        }
+    }
+
     @Override
     public void close() {
         image.close();
@@ -164,7 +185,7 @@ public final class FramePreprocessor implements AutoCloseable {
         NO_CREDIT,
         /** The frames channel had no free slot for the whole timeout: a consumer is not keeping up. */
         BACK_PRESSURED,
-        /** The frames channel is closed (the service is stopping). */
+        /** The pipeline or its frames channel is closed (the service is stopping). */
         CLOSED,
         /** The frames channel failed. */
         FAILED

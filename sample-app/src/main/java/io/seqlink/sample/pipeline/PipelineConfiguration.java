@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.autoconfigure.SeqlinkProperties;
 import io.seqlink.backend.BackendKind;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameErrorHandler;
@@ -27,8 +28,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires the pipeline into the seqlink starter: the inference stage as a {@code @ChannelListener} bean,
- * the collector registered on every results channel, the forwarder and the background source as
- * lifecycle beans, the dead-letter hook, a {@code pipeline} health indicator and the sample's metrics.
+ * the collector registered on every results channel, the forwarder, the background source and the
+ * drain on stop as lifecycle beans, the dead-letter hook, a {@code pipeline} health indicator and the sample's metrics.
  * {@code sample.pipeline.enabled=false} (the {@code verify} command) leaves all of it out.
  */
 @Configuration(proxyBeanMethods = false)
@@ -77,6 +78,12 @@ public class PipelineConfiguration {
     @Bean
     FrameSource frameSource(Pipeline pipeline) {
         return new FrameSource(pipeline);
+    }
+
+    /** Lets the frames in flight come back before seqlink drains, within {@code seqlink.shutdown.drain-timeout}. */
+    @Bean
+    PipelineDrain pipelineDrain(Pipeline pipeline, SeqlinkProperties seqlink) {
+        return new PipelineDrain(pipeline, seqlink.shutdown().drainTimeout());
     }
 
     /**

@@ -13,7 +13,8 @@ import org.springframework.context.SmartLifecycle;
  * a back-off (spin, yield, then park up to a millisecond) when there is nothing to forward.
  *
  * <p>Phase: it starts before the channel listeners (so results can flow from the first frame) and
- * stops after they have drained the channels.
+ * stops after they have drained the channels. It publishes from a thread of its own, which seqlink's
+ * drain refuses like any outside producer: {@link PipelineDrain} waits for its results first.
  */
 public final class ResultForwarder implements SmartLifecycle {
 

@@ -47,7 +47,14 @@ public final class ConfigurationDocGenerator {
         SECTIONS.put("seqlink", "Whether seqlink runs at all, on which backend, and the channels to open.");
         SECTIONS.put(CHANNEL_PREFIX, "One channel, named `<name>` (1 to 64 letters, digits, `-`, `_`; `topology` is "
                 + "reserved). Each channel becomes a `PublishChannel` bean of that name. Invalid combinations stop "
-                + "startup with a report that names every offending property and its fix.");
+                + "startup with a report that names every offending property and its fix. The real maxima, checked before "
+                + "anything is allocated: one ring (`slots` x (`slot-size` + 64 B, rounded up to 128 B)) is at most "
+                + "2,147,483,647 B (2 GiB - 1 B), because the producer's staging ring is pinned host memory the host "
+                + "addresses as one buffer (2,147,483,392 B on the emulated backend); so `slot-size` is at most "
+                + "1,073,741,632 B (1 GiB - 448 B, two slots). The producer device must have the ring free, and each "
+                + "consumer device the ring again in `copy` read mode (and for `peer-copy`); on the emulated backend "
+                + "all of it, pinned memory included, must fit in the JVM's free direct memory "
+                + "(`-XX:MaxDirectMemorySize`, by default the heap limit).");
         SECTIONS.put("seqlink.topology", "Which devices are used and what a link must offer. The verifier judges every "
                 + "link a channel uses (`peer-atomic` > `peer-copy` > `host-staged`); a link below `required-link-class` "
                 + "is handled by `on-unsupported`.");

@@ -1,0 +1,146 @@
+package io.seqlink;
+
+import io.seqlink.backend.Backend;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.topology.LinkClass;
+import io.seqlink.topology.LinkVerdict;
+import io.seqlink.topology.TopologyPolicy;
+import io.seqlink.topology.TopologyReport;
+import io.seqlink.topology.TopologyVerifier;
+import io.seqlink.topology.Transport;
+import io.seqlink.topology.UnsupportedLinkException;
+import io.seqlink.topology.VerifierSettings;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The runtime's view of the links: the verified topology report (replaced as a whole, read without
+ * locks), and the transport each consumer of a channel gets from it under the topology policy.
+ * Verification and the choice of a transport are serialized; reading the report is safe from any thread.
+ */
+final class LinkSelection {
+
+    /** The runtime's logger: operators know these lines as the runtime's. */
+    private static final Logger log = LoggerFactory.getLogger(SeqlinkRuntime.class);
+
+    private final Backend backend;
+    private final VerifierSettings settings;
+    private final TopologyPolicy policy;
+    private final List<Integer> devices;
+    private final Set<String> degradedLinks = ConcurrentHashMap.newKeySet();
+    private volatile TopologyReport report;
+
+    LinkSelection(Backend backend, VerifierSettings settings, TopologyPolicy policy, List<Integer> devices) {
+        this.backend = backend;
+        this.settings = settings;
+        this.policy = policy;
+        this.devices = devices;
+    }
+
+    TopologyReport report() {
+        return report;
+    }
+
+    Set<String> degradedLinks() {
+        return Set.copyOf(degradedLinks);
+    }
+
+    /** Verifies every device's links, probing those {@code specs} use. */
+    synchronized void verify(Collection<ChannelSpec> specs) {
+        Set<Integer> pairs = new LinkedHashSet<>();
+        for (ChannelSpec s : specs) {
+            if (s.consumers() != null) {
+                for (Integer c : s.consumers()) {
+                    if (c != null) {
+                        pairs.add(TopologyVerifier.pairKey(s.producer(), c));
+                    }
+                }
+            }
+        }
+        report = new TopologyVerifier(backend, settings).verify(devices, pairs);
+    }
+
+    /** Verifies the links again, probing those {@code channels} use; the new report. */
+    synchronized TopologyReport reverify(List<PublishChannel> channels) {
+        Set<Integer> pairs = new LinkedHashSet<>();
+        for (PublishChannel ch : channels) {
+            for (int c : ch.consumerDevices()) {
+                pairs.add(TopologyVerifier.pairKey(ch.spec().producer(), c));
+            }
+        }
+        report = new TopologyVerifier(backend, settings).verify(devices, pairs);
+        return report;
+    }
+
+    /** The verdict for a pair, probing it now if the report holds only driver attributes for it. */
+    private synchronized LinkVerdict verdict(int producer, int consumer) {
+        Optional<LinkVerdict> v = report.link(producer, consumer);
+        boolean judgedOnAttributesOnly = v.isPresent() && settings.enabled() && !v.get().probed()
+                && v.get().verdict() == LinkClass.PEER_ATOMIC;
+        if (v.isPresent() && !judgedOnAttributesOnly) {
+            return v.get();
+        }
+        LinkVerdict fresh = new TopologyVerifier(backend, settings).verifyLink(producer, consumer, true);
+        List<LinkVerdict> links = new ArrayList<>();
+        for (LinkVerdict old : report.links()) {
+            links.add(old.producer() == producer && old.consumer() == consumer ? fresh : old);
+        }
+        report = new TopologyReport(report.backend(), report.devices(), links, report.verifiedAt(), report.elapsedMillis());
+        return fresh;
+    }
+
+    /** Why the forced transport {@code t} cannot serve {@code producer -> consumer}, or {@code null}. */
+    String forcedTransportProblem(Transport t, int producer, int consumer) {
+        switch (t) {
+            case SAME_DEVICE:
+                return producer == consumer ? null : "transport same-device needs consumer " + consumer + " on device " + producer;
+            case PEER_ATOMIC:
+                return producer == consumer || backend.linkAttributes(consumer, producer).accessSupported() ? null
+                        : "transport peer-atomic needs device " + consumer + " to address device " + producer
+                        + "'s memory, which the driver does not allow";
+            case PEER_COPY:
+                return producer == consumer || backend.linkAttributes(producer, consumer).accessSupported() ? null
+                        : "transport peer-copy needs device " + producer + " to write device " + consumer
+                        + "'s memory, which the driver does not allow";
+            default:
+                return null;
+        }
+    }
+
+    /** The transport for {@code consumer} of {@code spec}: forced, or from the verdict under the policy. */
+    Transport transportFor(ChannelSpec spec, int consumer) {
+        int producer = spec.producer();
+        if (spec.transport() != Transport.AUTO) {
+            return spec.transport();
+        }
+        if (producer == consumer) {
+            return Transport.SAME_DEVICE;
+        }
+        LinkVerdict v = verdict(producer, consumer);
+        if (v.verdict().satisfies(policy.required())) {
+            return Transport.of(v.verdict());
+        }
+        switch (policy.onUnsupported()) {
+            case FAIL:
+                throw new UnsupportedLinkException(spec.name(), v, policy.required());
+            case WARN:
+                degradedLinks.add(producer + "->" + consumer);
+                log.warn("seqlink channel '{}': link {} -> {} is {} (required {}), using {}: {}", spec.name(), producer,
+                        consumer, v.verdict(), policy.required(), Transport.of(v.verdict()), v.reason());
+                return Transport.of(v.verdict());
+            case FALLBACK:
+            default:
+                log.info("seqlink channel '{}': link {} -> {} is {} (required {}), falling back to {}", spec.name(), producer,
+                        consumer, v.verdict(), policy.required(), Transport.of(v.verdict()));
+                return Transport.of(v.verdict());
+        }
+    }
+}

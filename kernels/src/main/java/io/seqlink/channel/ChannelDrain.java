@@ -1,0 +1,190 @@
+package io.seqlink.channel;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Closing channels without losing a frame that was accepted.
+ *
+ * <ol>
+ *   <li>DRAINING (one compare-and-set): new producer calls are refused;</li>
+ *   <li>the producer guard shuts and the drain waits for the producer calls already inside, so the
+ *       published count it then reads is final: every publish that returned is in it;</li>
+ *   <li>it waits until every live consumer acknowledged that count (or the timeout passes), then
+ *       finishes: what was not delivered is in the {@link DrainReport}, per consumer.</li>
+ * </ol>
+ *
+ * <p>{@link #drainAll} closes a set of channels together (the runtime's close, the Spring registry's
+ * stop): between steps 1 and 2 it lets seqlink's own listener threads keep publishing while outside
+ * producers are refused, until every channel is quiet at once (nothing in flight, everything
+ * acknowledged, no publish in between), so channels chained by listeners empty in any declaration order.
+ *
+ * <p>A drain called from one of the channels' listener threads does not wait for that listener's own
+ * consumer (it cannot acknowledge until the call returns): its frames count as undelivered. Every wait
+ * returns at the deadline or at once when the thread is interrupted (the flag is kept).
+ */
+final class ChannelDrain {
+
+    private static final Logger log = LoggerFactory.getLogger(ChannelDrain.class);
+    private static final long PAUSE_NANOS = 200_000;
+
+    private final long deadline;
+    private final Duration timeout;
+    private final Thread caller = Thread.currentThread();
+    private boolean timedOut;
+    private boolean interrupted;
+
+    private ChannelDrain(Duration timeout) {
+        this.timeout = timeout;
+        this.deadline = System.nanoTime() + timeout.toNanos();
+    }
+
+    /** Drains and closes one channel; see the class comment. */
+    static DrainReport drain(DefaultPublishChannel ch, Duration timeout) {
+        return drainAll(List.of(ch), timeout, false).get(0);
+    }
+
+    /** Drains and closes {@code channels} together, listeners still publishing until all are quiet; a report per channel, in order. */
+    static List<DrainReport> drainAll(List<DefaultPublishChannel> channels, Duration timeout) {
+        return drainAll(channels, timeout, true);
+    }
+
+    private static List<DrainReport> drainAll(List<DefaultPublishChannel> channels, Duration timeout, boolean together) {
+        ChannelDrain d = new ChannelDrain(timeout);
+        List<DefaultPublishChannel> mine = new ArrayList<>();
+        for (DefaultPublishChannel ch : channels) {
+            if (ch.life().beginDrain(together)) {
+                mine.add(ch);
+            }
+        }
+        if (together) {
+            while (!d.allQuiet(mine) && d.pause()) {
+                // listeners forward what they still hold; outside producers are refused
+            }
+        }
+        for (DefaultPublishChannel ch : mine) {
+            ch.life().shutProducers();
+        }
+        long[] targets = new long[mine.size()];
+        for (int i = 0; i < mine.size(); i++) {
+            DefaultPublishChannel ch = mine.get(i);
+            while (ch.life().producersInside() > 0 && d.pause()) {
+                // a producer call that was admitted finishes
+            }
+            targets[i] = ch.sequencer().published();
+        }
+        for (int i = 0; i < mine.size(); i++) {
+            DefaultPublishChannel ch = mine.get(i);
+            while (ch.state() == ChannelState.DRAINING && !d.acknowledged(ch, targets[i]) && d.pause()) {
+                // consumers take what was published
+            }
+        }
+        List<DrainReport> reports = new ArrayList<>(channels.size());
+        for (DefaultPublishChannel ch : channels) {
+            int i = mine.indexOf(ch);
+            reports.add(i >= 0 || ch.life().claimFinish() ? d.finish(ch, i >= 0 ? targets[i] : ch.sequencer().published())
+                    : d.awaitOther(ch));
+        }
+        return reports;
+    }
+
+    /** Every channel at once: no producer call inside, every live consumer caught up, and nothing published meanwhile. */
+    private boolean allQuiet(List<DefaultPublishChannel> channels) {
+        long before = publishedSum(channels);
+        for (DefaultPublishChannel ch : channels) {
+            if (ch.life().producersInside() > 0 || !acknowledged(ch, ch.sequencer().published())) {
+                return false;
+            }
+        }
+        return publishedSum(channels) == before;
+    }
+
+    private static long publishedSum(List<DefaultPublishChannel> channels) {
+        long sum = 0;
+        for (DefaultPublishChannel ch : channels) {
+            sum += ch.sequencer().published();
+        }
+        return sum;
+    }
+
+    /** Whether every consumer that gates the producer and is alive acknowledged {@code target} (the caller's own excepted). */
+    private boolean acknowledged(DefaultPublishChannel ch, long target) {
+        if (target == 0 || !ch.enterObserver()) {
+            return true;
+        }
+        try {
+            for (ConsumerPort p : ch.portArray()) {
+                if (p.gates() && p.state() != ConsumerState.DEAD && !p.seat().deliversOn(caller) && p.acked() < target) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            ch.exitObserver();
+        }
+    }
+
+    /** Waits a little; false at the deadline or on interrupt (the flag stays set). */
+    private boolean pause() {
+        if (Thread.currentThread().isInterrupted()) {
+            interrupted = true;
+            return false;
+        }
+        if (System.nanoTime() - deadline >= 0) {
+            timedOut = true;
+            return false;
+        }
+        LockSupport.parkNanos(PAUSE_NANOS);
+        return true;
+    }
+
+    /** Finishes a channel this drain holds (or a failed one nobody drained): the report, then the end. */
+    private DrainReport finish(DefaultPublishChannel ch, long target) {
+        long unpublished = Math.max(0, ch.sequencer().claimed() - target);
+        Map<Integer, Long> undelivered = new LinkedHashMap<>();
+        Map<Integer, String> stuck = new LinkedHashMap<>();
+        boolean inside = ch.enterObserver();
+        try {
+            long published = Math.max(target, inside ? ch.publishedOnDevice() : target);
+            for (ConsumerPort p : ch.portArray()) {
+                long left = Math.max(0, published - p.acked());
+                if (left > 0) {
+                    undelivered.put(p.device(), left);
+                }
+                String listener = !p.seat().deliversOn(caller) && p.seat().listenerInCall() ? p.subscription().describe() : null;
+                if (listener != null && left > 0) {
+                    stuck.put(p.device(), listener);
+                }
+            }
+            target = published;
+        } finally {
+            if (inside) {
+                ch.exitObserver();
+            }
+        }
+        DrainReport report = new DrainReport(ch.name(), target, undelivered, timedOut, unpublished, stuck, interrupted);
+        ch.life().finish(report);
+        if (!report.clean()) {
+            log.warn("seqlink channel '{}' closed with {} undelivered frame(s) {} of {} published{}{}{}", ch.name(),
+                    report.totalUndelivered(), undelivered, target, unpublished > 0 ? ", " + unpublished
+                    + " claimed frame(s) never published" : "", timedOut ? " after waiting " + timeout : "",
+                    stuck.isEmpty() ? "" : "; listeners still running (the channel's memory is freed when they return): " + stuck);
+        }
+        return report;
+    }
+
+    /** Another thread is draining {@code ch}: its report once it is done, or what can be said at our deadline. */
+    private DrainReport awaitOther(DefaultPublishChannel ch) {
+        while (ch.life().finalReport() == null && pause()) {
+            // the other drain finishes
+        }
+        DrainReport r = ch.life().finalReport();
+        return r != null ? r : new DrainReport(ch.name(), ch.sequencer().published(), Map.of(), true, 0, Map.of(), interrupted);
+    }
+}

@@ -1,0 +1,275 @@
+package io.seqlink.channel;
+
+import io.seqlink.backend.DeviceStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A channel's life: its state, changed only by compare-and-set (nothing overwrites {@code FAILED} or
+ * {@code CLOSED}); who may produce; the memory guards; and the release of everything it allocated,
+ * which runs once the last guard is quiet, on whichever thread leaves last.
+ *
+ * <pre>
+ *   OPEN ──drain──> DRAINING ──finish──> CLOSED
+ *     \                \
+ *      └──device error──┴──> FAILED  (finish releases it, the state stays FAILED)
+ *
+ *   producers: OPEN: any thread; DRAINING: seqlink's listener threads while a runtime drains all
+ *   channels together (so chained channels empty), nobody once the drain shut the producer guard
+ * </pre>
+ */
+final class ChannelLife {
+
+    private static final Logger log = LoggerFactory.getLogger(ChannelLife.class);
+
+    /** A state and, once failed, why. Replaced as a whole. */
+    private record Phase(ChannelState state, Throwable failure) {
+    }
+
+    private static final Phase OPEN = new Phase(ChannelState.OPEN, null);
+
+    private final DefaultPublishChannel channel;
+    private final ChannelEvents events;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final AtomicReference<Phase> phase = new AtomicReference<>(OPEN);
+    private final MemoryGuard producers = new MemoryGuard(this::guardQuiet);
+    private final MemoryGuard observers = new MemoryGuard(this::guardQuiet);
+    /** Guards not yet quiet: the producers', the observers' and one per consumer port. */
+    private final AtomicInteger busyGuards;
+    private final AtomicBoolean finishing = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
+    private volatile boolean admitListeners;
+    /** {@code publish_seq} as the mirror last showed it, kept when the mirror is freed; -1 while open. */
+    private volatile long finalPublished = -1;
+    private volatile DrainReport finalReport;
+
+    ChannelLife(DefaultPublishChannel channel, ChannelEvents events, int ports) {
+        this.channel = channel;
+        this.events = events;
+        this.busyGuards = new AtomicInteger(2 + ports);
+    }
+
+    List<AutoCloseable> resources() {
+        return resources;
+    }
+
+    ChannelEvents events() {
+        return events;
+    }
+
+    ChannelState state() {
+        return phase.get().state();
+    }
+
+    Throwable failure() {
+        return phase.get().failure();
+    }
+
+    // ---- transitions --------------------------------------------------------------------------
+
+    /** OPEN to DRAINING; {@code admitListeners}: seqlink's listener threads may still produce. False unless it was open. */
+    boolean beginDrain(boolean admit) {
+        Phase p = phase.get();
+        if (p.state() != ChannelState.OPEN) {
+            return false;
+        }
+        admitListeners = admit; // before the transition: a listener that sees DRAINING sees whether it is admitted
+        if (phase.compareAndSet(p, new Phase(ChannelState.DRAINING, null))) {
+            finishing.set(true); // the drainer finishes it
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Fails the channel closed with {@code cause} unless it is closed or failed already: claims return
+     * {@code FAILED}, consumers stop. Returns the exception the caller should throw.
+     */
+    ChannelFailedException fail(Throwable cause, int device) {
+        for (Phase p = phase.get(); p.state() != ChannelState.FAILED && p.state() != ChannelState.CLOSED; p = phase.get()) {
+            if (phase.compareAndSet(p, new Phase(ChannelState.FAILED, cause))) {
+                for (ConsumerPort port : channel.portArray()) {
+                    port.stop();
+                }
+                log.error("seqlink channel '{}' failed and is closed: {}", channel.name(), cause.getMessage());
+                events.channelFailed(channel, cause, device);
+                break;
+            }
+        }
+        Throwable f = failure();
+        return new ChannelFailedException(channel.name(), f == null ? cause : f);
+    }
+
+    /** DRAINING (or OPEN) to CLOSED; a failed channel stays FAILED. */
+    private void toClosed() {
+        for (Phase p = phase.get(); p.state() == ChannelState.OPEN || p.state() == ChannelState.DRAINING; p = phase.get()) {
+            if (phase.compareAndSet(p, new Phase(ChannelState.CLOSED, null))) {
+                return;
+            }
+        }
+    }
+
+    // ---- producers ----------------------------------------------------------------------------
+
+    /** Enters the producer guard if the calling thread may produce now; a {@code true} pairs with {@link #exitProducer()}. */
+    boolean enterProducer() {
+        if (!producers.enter()) {
+            return false;
+        }
+        return phase.get() == OPEN || admitWhileDraining(); // OPEN is one instance: the check is a load and a compare
+    }
+
+    private boolean admitWhileDraining() {
+        if (state() == ChannelState.DRAINING && admitListeners && DeliveryWorker.onListenerThread()) {
+            return true;
+        }
+        producers.exit();
+        return false;
+    }
+
+    void exitProducer() {
+        producers.exit();
+    }
+
+    void enterProducerOrThrow(String call) {
+        if (!enterProducer()) {
+            throwUnusable(call, "");
+        }
+    }
+
+    /** Throws what a producer call on a channel that refuses it throws. */
+    void throwUnusable(String call, String detail) {
+        Phase p = phase.get();
+        if (p.state() == ChannelState.FAILED) {
+            throw new ChannelFailedException(channel.name(), p.failure());
+        }
+        throw new IllegalStateException(call + ": channel '" + channel.name() + "' is " + p.state().name().toLowerCase() + detail
+                + "; open a new channel to publish again");
+    }
+
+    long refusedStatus() {
+        return state() == ChannelState.FAILED ? ClaimStatus.FAILED : ClaimStatus.CLOSED;
+    }
+
+    /** No producer is admitted any more: shuts the guard; those inside finish their call. */
+    void shutProducers() {
+        admitListeners = false;
+        producers.shut();
+    }
+
+    int producersInside() {
+        return producers.inside();
+    }
+
+    // ---- observers and the end ------------------------------------------------------------------
+
+    boolean enterObserver() {
+        return observers.enter();
+    }
+
+    void exitObserver() {
+        observers.exit();
+    }
+
+    long finalPublished() {
+        return finalPublished;
+    }
+
+    DrainReport finalReport() {
+        return finalReport;
+    }
+
+    /** Whether this caller is the one to finish a channel nobody drains (a failed one); exactly one is. */
+    boolean claimFinish() {
+        return finishing.compareAndSet(false, true);
+    }
+
+    /**
+     * Ends the channel: consumers stop, the final positions are kept (snapshots answer from them), the
+     * state becomes CLOSED (a failed channel stays FAILED), and every guard shuts, so the memory is
+     * released as soon as nobody is inside. Only its drainer, or the caller of a successful
+     * {@link #claimFinish()}, calls it.
+     */
+    void finish(DrainReport report) {
+        for (ConsumerPort p : channel.portArray()) {
+            p.stop();
+        }
+        if (observers.enter()) {
+            try {
+                finalPublished = channel.producerTransport().publishedOnDevice();
+                for (ConsumerPort p : channel.portArray()) {
+                    p.freeze();
+                }
+            } finally {
+                observers.exit();
+            }
+        }
+        finalReport = report;
+        toClosed();
+        producers.shut();
+        observers.shut();
+        for (ConsumerPort p : channel.portArray()) {
+            p.guard().shut();
+        }
+        events.channelClosed(channel);
+    }
+
+    /** A guard went quiet; the last one releases the memory. */
+    void guardQuiet() {
+        if (busyGuards.decrementAndGet() == 0) {
+            release();
+        }
+    }
+
+    /**
+     * Frees what the channel allocated. Streams close first: closing one waits for its queued work, and
+     * that work may still read or write the channel's memory (freeing memory under running kernels is
+     * undefined on a GPU; on the emulated backend it failed the device, stickily).
+     */
+    private void release() {
+        if (released.compareAndSet(false, true)) {
+            freeResources();
+            events.channelReleased(channel);
+        }
+    }
+
+    /** Frees everything at once: for a channel that never opened (nobody can be inside). */
+    void freeNow() {
+        if (released.compareAndSet(false, true)) {
+            freeResources();
+        }
+    }
+
+    private void freeResources() {
+        List<AutoCloseable> all;
+        synchronized (resources) {
+            all = new ArrayList<>(resources);
+            resources.clear();
+        }
+        Collections.reverse(all);
+        for (AutoCloseable r : all) {
+            if (r instanceof DeviceStream) {
+                closeQuietly(r);
+            }
+        }
+        for (AutoCloseable r : all) {
+            if (!(r instanceof DeviceStream)) {
+                closeQuietly(r);
+            }
+        }
+    }
+
+    private void closeQuietly(AutoCloseable r) {
+        try {
+            r.close();
+        } catch (Exception ex) {
+            log.debug("seqlink channel '{}': releasing {} failed: {}", channel.name(), r, ex.toString());
+        }
+    }
+}

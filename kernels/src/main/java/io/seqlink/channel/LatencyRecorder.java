@@ -1,0 +1,74 @@
+package io.seqlink.channel;
+
+import java.util.function.LongConsumer;
+
+/**
+ * Publish-to-ack latency of delivered frames: the port's latency counters (count, total, max) and an
+ * optional outside recorder (a Micrometer timer). Written by the thread that delivers, one round at a
+ * time; the counters are updated once per round, not once per frame.
+ */
+final class LatencyRecorder {
+
+    private final PublishTimes publishTimes;
+    private final CounterSet counters;
+    private volatile LongConsumer recorder;
+
+    LatencyRecorder(PublishTimes publishTimes, CounterSet counters) {
+        this.publishTimes = publishTimes;
+        this.counters = counters;
+    }
+
+    void recorder(LongConsumer recorder) {
+        this.recorder = recorder;
+    }
+
+    /**
+     * The frames {@code from..to} of a host round, with one clock read: the ack that follows covers them
+     * all. Frames the round skipped as overwritten (their staged stamp is not their sequence; nothing
+     * rewrites the host ring until the next round) are not counted.
+     */
+    void recordRound(long from, long to, HostRing host) {
+        if (to < from) {
+            return;
+        }
+        long now = System.nanoTime();
+        LongConsumer r = recorder;
+        long count = 0;
+        long total = 0;
+        long max = 0;
+        for (long s = from; s <= to; s++) {
+            long published = publishTimes.of(s);
+            long nanos = now - published;
+            if (published == 0 || nanos < 0 || !host.holds(s)) {
+                continue;
+            }
+            count++;
+            total += nanos;
+            max = Math.max(max, nanos);
+            if (r != null) {
+                r.accept(nanos);
+            }
+        }
+        if (count > 0) {
+            counters.add(ConsumerPort.C_LAT_COUNT, count);
+            counters.add(ConsumerPort.C_LAT_TOTAL, total);
+            counters.max(ConsumerPort.C_LAT_MAX, max);
+        }
+    }
+
+    /** One frame delivered at {@code nowNanos}. */
+    void record(long sequence, long nowNanos) {
+        long published = publishTimes.of(sequence);
+        long nanos = nowNanos - published;
+        if (published == 0 || nanos < 0) {
+            return;
+        }
+        counters.increment(ConsumerPort.C_LAT_COUNT);
+        counters.add(ConsumerPort.C_LAT_TOTAL, nanos);
+        counters.max(ConsumerPort.C_LAT_MAX, nanos);
+        LongConsumer r = recorder;
+        if (r != null) {
+            r.accept(nanos);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.seqlink.channel;
+
+import io.seqlink.backend.Device;
+import io.seqlink.backend.DeviceBuffer;
+import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.PublishBinding;
+import io.seqlink.backend.PublishKernel;
+import io.seqlink.layout.ControlBlock;
+import io.seqlink.layout.RingGeometry;
+import io.seqlink.layout.SlotHeader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/**
+ * The producer's memory and device work: the control block and ring on the producer device, the pinned
+ * staging ring the host writes frames into, the host mirror of {@code publish_seq}, the producer stream
+ * and its bound publish step.
+ *
+ * <pre>
+ *   producer device                                   host (pinned, mapped)
+ *   +-----------------+  +------------------------+   +------------------------+  +-------------+
+ *   | control block   |  | ring: slots x stride   |   | staging: slots x stride|  | mirror      |
+ *   | (128 B line)    |  | [hdr|payload] ...      |   | (host writes frames)   |  | publish_seq |
+ *   +-----------------+  +------------------------+   +------------------------+  +-------------+
+ * </pre>
+ *
+ * <p>Any producing thread calls {@link #copyCommitted} and {@link #setLength} for the frame it holds;
+ * {@link #publish} runs under the sequencer's publisher only. Stream order puts every frame's copy
+ * before the publish step that covers it: the copy is enqueued before the frame is marked committed.
+ */
+final class ProducerTransport {
+
+    private final RingGeometry geometry;
+    final DeviceStream stream;
+    final DeviceBuffer control;
+    final DeviceBuffer ring;
+    final MappedBuffer staging;
+    final MappedBuffer mirror;
+    private final ByteBuffer[] stagingViews;
+    private PublishKernel publishKernel;
+
+    /** Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure). */
+    ProducerTransport(Device producer, String channel, RingGeometry geometry, List<AutoCloseable> resources) {
+        this.geometry = geometry;
+        this.stream = track(resources, producer.newStream(channel + "-producer"));
+        this.control = track(resources, producer.allocate(ControlBlock.BYTES));
+        this.ring = track(resources, producer.allocate(geometry.ringBytes()));
+        this.staging = track(resources, producer.allocateMapped(geometry.ringBytes()));
+        this.mirror = track(resources, producer.allocateMapped(ControlBlock.BYTES));
+        this.stagingViews = new ByteBuffer[geometry.slots()];
+        ByteBuffer all = staging.byteBuffer();
+        for (int s = 0; s < geometry.slots(); s++) {
+            int offset = Math.toIntExact(s * geometry.stride() + SlotHeader.BYTES);
+            stagingViews[s] = all.slice(offset, Math.toIntExact(geometry.slotBytes())).order(ByteOrder.LITTLE_ENDIAN);
+        }
+    }
+
+    static <T extends AutoCloseable> T track(List<AutoCloseable> resources, T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    /** Binds the publish step once the consumers' push targets are known. */
+    void bindPublish(int maxBatch, List<PublishBinding.PushTarget> pushTargets) {
+        this.publishKernel = stream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, pushTargets, staging));
+        stream.synchronize();
+    }
+
+    /** The staging view of {@code sequence}'s slot: position 0, limit the slot size, little-endian. */
+    ByteBuffer stagingView(long sequence) {
+        return stagingViews[geometry.slotOf(sequence)];
+    }
+
+    /** Ends a frame written into staging: the length, then the copy of header and payload to the ring. */
+    void copyCommitted(long sequence, int length) {
+        long offset = geometry.offsetOf(sequence);
+        staging.setPlain(offset + SlotHeader.LENGTH, length);
+        stream.copy(staging, offset + SlotHeader.LENGTH, ring, offset + SlotHeader.LENGTH, SlotHeader.BYTES - SlotHeader.LENGTH + length);
+    }
+
+    /**
+     * Ends a frame a kernel wrote into the ring: only its length, a plain store the publish step copies
+     * into the ring's header (no device call per frame; the staging slot is not reused before that publish ran).
+     */
+    void setLength(long sequence, int length) {
+        staging.setPlain(geometry.offsetOf(sequence) + SlotHeader.LENGTH, length);
+    }
+
+    void publish(int count) {
+        publishKernel.enqueue(count);
+    }
+
+    /** {@code publish_seq} as the host mirror shows it; the caller keeps the memory alive. */
+    long publishedOnDevice() {
+        return mirror.getAcquire(ControlBlock.PUBLISH_SEQ);
+    }
+
+    long devicePointer(long sequence) {
+        return ring.address() + geometry.payloadOffsetOf(sequence);
+    }
+}

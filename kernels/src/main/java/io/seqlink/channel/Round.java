@@ -1,0 +1,126 @@
+package io.seqlink.channel;
+
+import io.seqlink.backend.DeviceException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One consume round of a port, passed between its poller and whoever delivers it (the poller itself,
+ * or the port's listener thread). One object per port, reused: the poller fills the range and sets
+ * {@link #READY}; the deliverer fills the outcome and sets {@link #DONE}; the poller applies it (the
+ * ack) and sets {@link #IDLE}. The status word orders everything else: each side writes its fields
+ * before its release of the status and reads the other's after its acquire.
+ *
+ * <pre>
+ *            poller                                    listener thread              poller
+ *   IDLE --(consume [+ stage])--> STAGED --(landed)--> READY --(listener, ack)--> DONE --> IDLE
+ *   device listener: IDLE --(consume)--> (delivered inline) or READY
+ *   inline (the poller delivers): landed --(listener, ack)--> IDLE; at a failure --> READY (retries elsewhere)
+ * </pre>
+ */
+final class Round {
+
+    static final int IDLE = 0;
+    static final int STAGED = 1;
+    static final int READY = 2;
+    static final int DONE = 3;
+
+    private static final VarHandle STATUS;
+    private static final VarHandle ATTEMPT;
+    private static final VarHandle CALLS;
+
+    static {
+        try {
+            STATUS = MethodHandles.lookup().findVarHandle(Round.class, "status", int.class);
+            ATTEMPT = MethodHandles.lookup().findVarHandle(Round.class, "attempt", int.class);
+            CALLS = MethodHandles.lookup().findVarHandle(Round.class, "calls", long.class);
+        } catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    @SuppressWarnings("unused") // through STATUS
+    private int status;
+    @SuppressWarnings("unused") // through ATTEMPT
+    private int attempt;
+    @SuppressWarnings("unused") // through CALLS
+    private long calls;
+
+    // ---- filled by the poller -----------------------------------------------------------------
+    long number;
+    long from;
+    long to;
+    /** Frames below this were overwritten while the consume step read them (latest delivery). */
+    long validFrom;
+    Subscription subscription;
+
+    // ---- filled by the deliverer --------------------------------------------------------------
+    /** The highest sequence handled, dead-lettered or skipped: what the ack covers ({@code from - 1}: nothing). */
+    long handledTo;
+    /** Frames handled or dead-lettered: the work the round did. */
+    int taken;
+    /** Frames the listener handled. */
+    int delivered;
+    /** Frames found overwritten in the host ring. */
+    long missed;
+    /** Nonzero: the error handler refused a frame; the port holds this long before delivering it again. */
+    long holdNanos;
+    /** A device error the listener's work raised: the consumer dies of it. */
+    DeviceException deviceFailure;
+
+    // ---- a delivery the device loop stopped at a failure, for the listener thread to resume ------
+    /** Set when the delivery stopped at a failed attempt without waiting: resume it elsewhere. */
+    boolean needsRetry;
+    /** The attempt to resume with (0: a fresh round). */
+    int resumeAttempt;
+    /** The frame to resume at (per-frame listeners). */
+    long resumeFrom;
+    /** The failure of the last attempt, for the error handler should every retry fail. */
+    Exception lastFailure;
+
+    int status() {
+        return (int) STATUS.getAcquire(this);
+    }
+
+    void status(int s) {
+        STATUS.setRelease(this, s);
+    }
+
+    /** The delivery attempt in progress (0: none), readable from any thread: above 1 the consumer is retrying. */
+    int attempt() {
+        return (int) ATTEMPT.getOpaque(this);
+    }
+
+    void attempt(int a) {
+        ATTEMPT.setOpaque(this, a);
+    }
+
+    /** Counts a listener (or dead-letter hook) call about to start: the watchdog sees one call that lasts. One writer. */
+    void call() {
+        CALLS.setOpaque(this, (long) CALLS.getOpaque(this) + 1);
+    }
+
+    /** Listener calls so far, readable from any thread. */
+    long calls() {
+        return (long) CALLS.getOpaque(this);
+    }
+
+    /** Starts a round over {@code from..to}. */
+    void begin(long number, long from, long to, Subscription subscription) {
+        this.number = number;
+        this.from = from;
+        this.to = to;
+        this.validFrom = from;
+        this.subscription = subscription;
+        this.handledTo = from - 1;
+        this.taken = 0;
+        this.delivered = 0;
+        this.missed = 0;
+        this.holdNanos = 0;
+        this.deviceFailure = null;
+        this.needsRetry = false;
+        this.resumeAttempt = 0;
+        this.resumeFrom = from;
+        this.lastFailure = null;
+    }
+}

@@ -1,0 +1,226 @@
+package io.seqlink.channel;
+
+import io.seqlink.layout.ConsumerBlock;
+import io.seqlink.layout.RingGeometry;
+import io.seqlink.layout.Sequences;
+
+/**
+ * The round state machine of one port, owned by its poller (the launcher's device loop, or the one
+ * user thread calling {@code poll}): it decides when a round starts, launches the consume step, stages
+ * a host round's frames and watches them land, delivers them (or hands them to the port's listener
+ * thread) and acknowledges what was handled. The device loop never waits in it: a failed attempt, and
+ * every round of a listener that once held the loop up, goes to the listener thread.
+ *
+ * <pre>
+ *   IDLE ──mirror moved──> consume step [+ copy to host, write host_round] ──> STAGED ──host_round landed──┐
+ *    ^                     (device listener: straight to READY)                                            v
+ *    └──── next = handled + 1 <── DONE <── listener (+ retries, dead letters), ack step <────────────── READY
+ * </pre>
+ *
+ * <p>One round is in flight at a time: the next is launched only after the last was acknowledged, so
+ * the host ring slots a listener reads are never restaged under it. A round the listener has not
+ * finished keeps the port's poller out of its stream: the listener's own device work goes between the
+ * consume step and the ack.
+ */
+final class RoundMachine {
+
+    /** How long a round's landing is spun on before the poller returns and looks again on its next pass. */
+    private static final long LANDING_SPIN_NANOS = 50_000;
+    /** How often a round that has not landed asks its stream for a failure. */
+    private static final long PENDING_CHECK_NANOS = 1_000_000;
+
+    private final ConsumerPort port;
+    private final DefaultPublishChannel channel;
+    private final ConsumerTransport transport;
+    private final RingGeometry geometry;
+    private final CounterSet counters;
+    private final FrameDelivery delivery;
+    private final Round round = new Round();
+    private final boolean lapping;
+    private final int maxBatch;
+
+    private long next = 1;
+    private long number;
+    private long pendingCheckNanos;
+    private long holdUntilNanos;
+    /** Whether the port holds at a frame its error handler refused (readable from any thread). */
+    private volatile boolean holding;
+
+    RoundMachine(ConsumerPort port, DefaultPublishChannel channel, ConsumerTransport transport, CounterSet counters,
+            FrameDelivery delivery) {
+        this.port = port;
+        this.channel = channel;
+        this.transport = transport;
+        this.geometry = channel.geometry();
+        this.counters = counters;
+        this.delivery = delivery;
+        this.lapping = channel.spec().delivery() == Delivery.LATEST;
+        this.maxBatch = channel.spec().maxPublishBatch();
+    }
+
+    Round round() {
+        return round;
+    }
+
+    boolean holding() {
+        return holding;
+    }
+
+    /** A user's poll: the listener runs on the caller, backoffs included. */
+    static final int USER = 0;
+    /** The device loop: the listener runs inline; a failure hands the round to the port's listener thread. */
+    static final int LOOP = 1;
+    /** The device loop with a listener that once held it up: every round goes to the port's listener thread. */
+    static final int LOOP_DELEGATED = 2;
+
+    /**
+     * One step: acknowledges a round its listener thread finished, then starts or follows the next,
+     * delivering as {@code mode} says. Returns the frames a finished round took. The caller is the
+     * poller, inside the port's memory guard.
+     */
+    int step(int maxFrames, int mode) {
+        int taken = 0;
+        int status = round.status();
+        if (status == Round.DONE) {
+            taken = acknowledge();
+            status = Round.IDLE;
+        } else if (status == Round.READY) {
+            return 0; // the listener thread has it
+        }
+        if (!port.active()) {
+            return taken;
+        }
+        if (status == Round.STAGED) {
+            if (!transport.hostRoundLanded(round.number)) {
+                checkPendingStream();
+                return taken;
+            }
+            return taken + landed(mode);
+        }
+        return taken + start(maxFrames, mode);
+    }
+
+    private int start(int maxFrames, int mode) {
+        if (holdUntilNanos != 0) {
+            if (System.nanoTime() - holdUntilNanos < 0) {
+                return 0;
+            }
+            holdUntilNanos = 0;
+            holding = false;
+        }
+        Subscription sub = port.subscription();
+        if (!sub.subscribed()) {
+            return 0;
+        }
+        long published = channel.publishedOnDevice();
+        if (published < next) {
+            counters.increment(ConsumerPort.C_HOST_EMPTY);
+            return 0;
+        }
+        long from = next;
+        if (lapping) {
+            from = Sequences.lapStart(next, published, geometry.slots(), maxBatch);
+            if (from > next) {
+                counters.add(ConsumerPort.C_MISSED, from - next);
+                next = from;
+            }
+        }
+        long to = Sequences.roundEnd(from, published, maxFrames);
+        number++;
+        counters.increment(ConsumerPort.C_ROUNDS);
+        round.begin(number, from, to, sub);
+        transport.consume.enqueue(from, to, number);
+        if (sub.kind == Subscription.Kind.DEVICE) {
+            return handOff(mode);
+        }
+        transport.stageToHost(transport.hostRing(), from, to);
+        transport.signalHostRound(number);
+        round.status(Round.STAGED);
+        long now = System.nanoTime();
+        pendingCheckNanos = now + PENDING_CHECK_NANOS;
+        long spinUntil = now + LANDING_SPIN_NANOS;
+        do {
+            if (transport.hostRoundLanded(number)) {
+                return landed(mode);
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() - spinUntil < 0);
+        return 0;
+    }
+
+    /** The host round reached host memory: the consume step's descriptor says which frames are valid. */
+    private int landed(int mode) {
+        long readyTo = transport.mirrorWord(ConsumerBlock.READY_TO);
+        long validFrom = Math.max(round.from, transport.mirrorWord(ConsumerBlock.VALID_FROM));
+        if (validFrom > round.from) {
+            counters.add(ConsumerPort.C_MISSED, validFrom - round.from);
+        }
+        round.to = readyTo;
+        round.validFrom = validFrom;
+        round.handledTo = validFrom - 1;
+        return handOff(mode);
+    }
+
+    /** Delivers the round here, or hands it (or, after a failure here, the rest of it) to the port's listener thread. */
+    private int handOff(int mode) {
+        if (mode != LOOP_DELEGATED) {
+            deliver(round, mode == USER);
+            if (!round.needsRetry) {
+                return acknowledge();
+            }
+        }
+        round.status(Round.READY);
+        port.seat().listenerThread().wake();
+        return 0;
+    }
+
+    /**
+     * Delivers a round (the rest of it, when it resumes) and enqueues its ack step at once, on the
+     * delivering thread: the producer's backpressure waits for that ack, not for the poller's next look.
+     * While the round is with the listener thread the poller keeps off this port's stream, so stream
+     * order stays consume, listener work, ack.
+     */
+    void deliver(Round r, boolean mayWait) {
+        delivery.deliver(r, mayWait);
+        if (!r.needsRetry && r.deviceFailure == null && r.handledTo >= r.from) {
+            try {
+                transport.ack.enqueue(r.handledTo);
+                port.markProgress();
+            } catch (io.seqlink.backend.DeviceException ex) {
+                r.deviceFailure = ex;
+            }
+        }
+    }
+
+    /** Applies what the deliverer did (its ack is enqueued): the next sequence, counters, a hold, or the consumer's death. */
+    private int acknowledge() {
+        Round r = round;
+        r.status(Round.IDLE);
+        if (r.deviceFailure != null) {
+            port.die(r.deviceFailure);
+            return 0;
+        }
+        next = Math.max(next, r.handledTo + 1);
+        counters.add(ConsumerPort.C_DELIVERED, r.delivered);
+        if (r.missed > 0) {
+            counters.add(ConsumerPort.C_MISSED, r.missed);
+        }
+        if (r.holdNanos != 0) {
+            holdUntilNanos = System.nanoTime() + r.holdNanos;
+            holding = true;
+        }
+        return r.taken;
+    }
+
+    /**
+     * A round that has not landed for a while: ask the stream whether its work failed. A fault on the
+     * consumer's device would otherwise go unnoticed, since the word this port waits for never lands.
+     */
+    private void checkPendingStream() {
+        long now = System.nanoTime();
+        if (now - pendingCheckNanos >= 0) {
+            pendingCheckNanos = now + PENDING_CHECK_NANOS;
+            transport.stream.completed(); // throws the stream's failure
+        }
+    }
+}

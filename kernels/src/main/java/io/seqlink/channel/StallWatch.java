@@ -1,0 +1,61 @@
+package io.seqlink.channel;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stall detection of one consumer, run by the launcher's watchdog thread: a consumer with frames
+ * published beyond its acknowledgement and no acknowledgement for the stall timeout is stalled; it
+ * recovers when acknowledgements move. The watchdog is the only writer of the stall counter.
+ */
+final class StallWatch {
+
+    private static final Logger log = LoggerFactory.getLogger(StallWatch.class);
+
+    private final ConsumerPort port;
+    private final long timeoutNanos;
+    private volatile boolean stalled;
+    private volatile long lastProgressNanos = System.nanoTime();
+    private long lastSeenAck;
+
+    StallWatch(ConsumerPort port, long timeoutNanos) {
+        this.port = port;
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    boolean stalled() {
+        return stalled;
+    }
+
+    /** The port acknowledged frames, or was resumed: the stall clock restarts. */
+    void progress() {
+        lastProgressNanos = System.nanoTime();
+    }
+
+    void clear() {
+        stalled = false;
+    }
+
+    /** The watchdog's look, with the channel's memory guarded; whether the consumer is stalled now. */
+    boolean check(long nowNanos, long ack, long publishedOnDevice, CounterSet counters) {
+        if (ack != lastSeenAck) {
+            lastSeenAck = ack;
+            lastProgressNanos = nowNanos;
+        }
+        boolean waiting = publishedOnDevice > ack;
+        boolean nowStalled = waiting && nowNanos - lastProgressNanos > timeoutNanos;
+        if (nowStalled && !stalled) {
+            counters.increment(ConsumerPort.C_STALLS);
+            log.warn("seqlink channel '{}': consumer on device {} is stalled: {} frame(s) wait, no ack for {} ms{}", port.channel(),
+                    port.device(), publishedOnDevice - ack, timeoutNanos / 1_000_000,
+                    port.retrying() ? " (its listener is retrying a failed frame)" : "");
+        } else if (!nowStalled && stalled) {
+            log.info("seqlink channel '{}': consumer on device {} recovered", port.channel(), port.device());
+        }
+        if (!waiting) {
+            lastProgressNanos = nowNanos;
+        }
+        stalled = nowStalled;
+        return nowStalled;
+    }
+}

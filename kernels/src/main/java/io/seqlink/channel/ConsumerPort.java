@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * <table>
  * <caption>Threading contract</caption>
  * <tr><th>method</th><th>who may call it</th><th>enforced by</th></tr>
- * <tr><td>{@link #subscribe}, {@link #subscribeBatches}, {@link #subscribeDevice}, {@link #retryPolicy},
- *     {@link #errorHandler}, {@link #latencyRecorder}</td><td>any thread; the change is atomic and takes effect at
- *     the next round (a round reads the subscription once)</td><td>one volatile, immutable subscription</td></tr>
+ * <tr><td>{@link #subscribe}, {@link #subscribeBatches}, {@link #subscribeDevice}, {@link #unsubscribe},
+ *     {@link #retryPolicy}, {@link #errorHandler}, {@link #latencyRecorder}</td><td>any thread; the change is atomic
+ *     and takes effect at the next round (a round reads the subscription once)</td><td>one volatile, immutable
+ *     subscription</td></tr>
  * <tr><td>{@link #pause}, {@link #resume}</td><td>any thread</td><td>compare-and-set of the state: they never
  *     undo {@code DEAD} or {@code CLOSED}</td></tr>
  * <tr><td>{@link #poll(int)}, {@link #poll(FrameHandler, int)}</td><td>one user thread at a time, and only while
@@ -156,6 +157,23 @@ public final class ConsumerPort {
     public ConsumerPort subscribeDevice(DeviceFrameHandler handler) {
         Objects.requireNonNull(handler, "handler");
         return change(s -> s.withDevice(handler), false);
+    }
+
+    /**
+     * Removes the listener: from the next round none is called and the port takes no frames (they stay in
+     * the channel unacknowledged: a lossless channel backs up, a latest one laps the port). A round
+     * already begun finishes with the listener it began with, on the thread delivering it; a frame that
+     * listener then refuses stays unacknowledged and is not retried (logged at DEBUG, not as an error).
+     * A listener subscribed later takes over from the first unacknowledged frame. Any thread; returns
+     * whether a listener was subscribed.
+     */
+    public boolean unsubscribe() {
+        boolean[] had = new boolean[1];
+        change(s -> {
+            had[0] = s.subscribed();
+            return s.withoutListener();
+        }, false);
+        return had[0];
     }
 
     public boolean subscribed() {

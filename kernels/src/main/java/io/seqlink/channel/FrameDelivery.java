@@ -250,6 +250,12 @@ final class FrameDelivery {
             return true;
         } catch (Exception ex) {
             r.holdNanos = Math.max(1_000_000, r.subscription.retry.maxBackoff().toNanos());
+            if (!r.subscription.sameListener(port.subscription())) {
+                // its listener was removed or replaced: the frame waits for the next one, no retry of this one
+                log.debug("seqlink channel '{}' consumer {}: frame {} stays unacknowledged, its listener was removed: {}",
+                        port.channel(), port.device(), frame.sequence(), ex.toString());
+                return false;
+            }
             log.error("seqlink channel '{}' consumer {}: frame {} failed every retry and the error handler refused it; "
                     + "the consumer holds at that frame and tries again: {}", port.channel(), port.device(), frame.sequence(),
                     ex.toString());

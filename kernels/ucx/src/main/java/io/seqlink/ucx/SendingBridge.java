@@ -125,7 +125,8 @@ public final class SendingBridge implements UcxBridge {
     /**
      * Waits (within {@code timeout}) for the bridge to take what the local channel published and for the
      * receiver to confirm everything taken, reconnecting if needed; then stops taking frames and closes.
-     * Frames published after that stay in the local channel, reported in {@code localBacklog}.
+     * Frames published after that stay in the local channel, reported in {@code localBacklog}; the port
+     * has no listener any more, so a bridge opened again on it later carries them.
      */
     @Override
     public BridgeCloseReport close(Duration timeout) {
@@ -134,6 +135,7 @@ public final class SendingBridge implements UcxBridge {
             while (port.backlog() > 0 && System.nanoTime() - deadline < 0 && !Thread.currentThread().isInterrupted()) {
                 LockSupport.parkNanos(1_000_000);
             }
+            port.unsubscribe(); // no new frame reaches the bridge; a frame staging now stays in the channel, unacknowledged
             window.close();
             boolean ended = link.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             if (ended) {

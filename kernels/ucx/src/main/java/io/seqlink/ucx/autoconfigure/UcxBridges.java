@@ -144,6 +144,7 @@ public final class UcxBridges implements SmartLifecycle {
                 log.warn("seqlink UCX: {} of '{}' closed with frames unconfirmed: {}", role, r.channel(), r);
             }
         }
+        bridges.clear(); // start() opens new ones on the same channels
         running = false;
     }
 

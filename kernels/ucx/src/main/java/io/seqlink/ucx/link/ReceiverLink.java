@@ -86,6 +86,8 @@ public final class ReceiverLink extends LinkLoop {
         for (int d : local.consumerDevices()) {
             ports.add(local.consumer(d));
         }
+        // a bridge opened again on the same channel (a restarted lifecycle): link frames map to local ones after those published
+        this.lastLocal = local.snapshot().published();
         this.stallMessage = "the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)";
     }
 

@@ -119,6 +119,50 @@ class UcxBridgeAutoConfigurationTests {
     }
 
     @Test
+    void bridgesStoppedAndStartedAgainCarryOnWithEveryFrameArriving() throws Exception {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:" + port).withBean(Collector.class).run(receiver -> {
+            assertThat(receiver).hasNotFailed();
+            runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                    "seqlink.ucx.senders.frames.peer=127.0.0.1:" + port, "seqlink.ucx.senders.frames.consumer-device=2")
+                    .withBean(Collector.class).run(sender -> {
+                        assertThat(sender).hasNotFailed();
+                        PublishChannel frames = sender.getBean("frames", PublishChannel.class);
+                        Collector remote = receiver.getBean(Collector.class);
+                        UcxBridges senders = sender.getBean("ucxSenders", UcxBridges.class);
+                        UcxBridges receivers = receiver.getBean("ucxReceivers", UcxBridges.class);
+                        offer(frames, 1, 1000);
+                        awaitCount(remote, 1000);
+
+                        senders.stop();
+                        receivers.stop();
+                        assertThat(senders.bridges()).isEmpty();
+                        assertThat(frames.consumer(2).subscribed()).as("the stopped sender left its port").isFalse();
+                        offer(frames, 1001, 1010); // wait in the sender's channel meanwhile
+                        receivers.start();
+                        senders.start();
+                        assertThat(senders.isRunning()).isTrue();
+                        offer(frames, 1011, 2000);
+                        awaitCount(remote, 2000);
+                        assertThat(senders.snapshot("frames").state()).isEqualTo(LinkState.CONNECTED);
+                    });
+        });
+    }
+
+    private static void offer(PublishChannel frames, int from, int to) {
+        for (int i = from; i <= to; i++) {
+            byte[] payload = { (byte) i, (byte) (i >> 8) };
+            while (frames.offer(payload, 0, 2) < 0) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    @Test
     void aSenderWhosePeerIsNotListeningIsDownInHealthSayingWhy() throws Exception {
         assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
         int closed;

@@ -60,10 +60,12 @@ class InProcessBridgeTests {
      * The failure path under traffic: the link dropped at once (as an endpoint error drops it) while
      * batches are in flight both ways, again and again. Each drop force-closes the sender's endpoint
      * with sends running and leaves the receiver's side to fail under its receives; no frame may be
-     * lost, duplicated or reordered, and neither end may die (a UCX abort would end this JVM).
+     * lost, duplicated or reordered, and neither end may die (a UCX abort would end this JVM). The
+     * put-based link this replaced aborted the JVM (UCX 1.13's software RMA, {@code ucs_fatal}
+     * "unexpected error: Endpoint timeout") after 39, 8 and 61 drops in three runs of this test.
      */
     @Test
-    void linkDroppedAbruptlyWithFramesInFlightFortyTimesLosesNothingDuplicatesNothingAndBothEndsLive() throws Exception {
+    void linkDroppedAbruptlyWithFramesInFlightAHundredTimesLosesNothingDuplicatesNothingAndBothEndsLive() throws Exception {
         UcxAvailable.assumeUcx();
         ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
         BridgeSettings settings = BridgeSettings.defaults().withTimeouts(Duration.ofMillis(50), Duration.ofMillis(600),
@@ -85,8 +87,8 @@ class InProcessBridgeTests {
             ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), settings);
             SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), settings);
             a.start();
-            int n = 20_000;
-            int drops = 40;
+            int n = 40_000;
+            int drops = 100;
             Thread producer = new Thread(() -> {
                 byte[] frame = new byte[16384];
                 for (int i = 1; i <= n; i++) {

@@ -25,6 +25,7 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * Issue 10, rows 9 and 11 through Spring: a listener of {@code upstream} publishes every frame to
@@ -51,16 +52,7 @@ class ChainedShutdownTests {
             PublishChannel upstream = context.getBean("upstream", PublishChannel.class);
             Sink sink = context.getBean(Sink.class);
             Forwarder forwarder = context.getBean(Forwarder.class);
-            long published = 0;
-            while (published < FRAMES) {
-                long seq = upstream.claim(1, TimeUnit.SECONDS);
-                if (seq > 0) {
-                    upstream.buffer().putLong(0, seq);
-                    upstream.commit(8);
-                    upstream.publish();
-                    published++;
-                }
-            }
+            publish(upstream, FRAMES);
             ChannelListenerEndpointRegistry registry = context.getBean(ChannelListenerEndpointRegistry.class);
             context.close(); // most frames are still on their way through the chain
             assertThat(sink.arrived.get()).as("round %d: frames through the chain, of %d; reports %s", round, FRAMES,
@@ -116,15 +108,7 @@ class ChainedShutdownTests {
         }
         assertThat(stuckListener.blocked.await(10, TimeUnit.SECONDS)).as("the stuck listener blocks").isTrue();
         int chained = 1_000;
-        for (int published = 0; published < chained; ) {
-            long seq = upstream.claim(1, TimeUnit.SECONDS);
-            if (seq > 0) {
-                upstream.buffer().putLong(0, seq);
-                upstream.commit(8);
-                upstream.publish();
-                published++;
-            }
-        }
+        publish(upstream, chained);
         long start = System.nanoTime();
         try {
             context.close(); // the chain's frames are still on their way; the stuck listener never returns in time
@@ -148,6 +132,19 @@ class ChainedShutdownTests {
         assertThat(stuckReport.published()).isEqualTo(stuckAccepted);
         assertThat(stuckReport.undelivered().getOrDefault(1, 0L)).as("report %s", stuckReport)
                 .isBetween(stuckAccepted - StuckListener.QUICK, stuckAccepted);
+    }
+
+    /** Publishes {@code frames} frames, each carrying its sequence, waiting for slots as it goes. */
+    private static void publish(PublishChannel channel, int frames) {
+        for (int published = 0; published < frames; ) {
+            long seq = channel.claim(1, TimeUnit.SECONDS);
+            if (seq > 0) {
+                channel.buffer().putLong(0, seq);
+                channel.commit(8);
+                channel.publish();
+                published++;
+            }
+        }
     }
 
     private static ConfigurableApplicationContext start(Class<?> app, List<String> channels, String... extra) {
@@ -226,20 +223,10 @@ class ChainedShutdownTests {
         }
     }
 
+    /** The chain, and a listener that blocks on its own channel. */
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ SeqlinkAutoConfiguration.class, SeqlinkChannelsAutoConfiguration.class,
-            SeqlinkListenerAutoConfiguration.class })
+    @Import(ChainApp.class)
     static class ChainBesideStuckApp {
-        @Bean
-        Forwarder forwarder(@Qualifier("downstream") PublishChannel downstream) {
-            return new Forwarder(downstream);
-        }
-
-        @Bean
-        Sink sink() {
-            return new Sink();
-        }
-
         @Bean
         StuckListener stuckListener() {
             return new StuckListener();

@@ -31,7 +31,8 @@ MSG
   exit 1
 fi
 
-if ldconfig -p 2>/dev/null | grep -q 'libucp\.so\.0 '; then
+# grep reads the whole list (no -q): under pipefail, -q's early exit can kill ldconfig with SIGPIPE and read as "missing"
+if ldconfig -p 2>/dev/null | grep 'libucp\.so\.0 ' >/dev/null; then
   echo "[ucx] using UCX $(version)"
   exit 0
 fi

@@ -23,8 +23,8 @@ import org.openucx.jucx.ucp.UcpContext;
  * <pre>
  *   producer ── PublishChannel (local) ── ConsumerPort(d) ──> listener: copy into SendWindow slot
  *                                                              │ (waits here while the window is full)
- *                                         link thread: put slots ─ flush ─ put sent_seq ──> receiver
- *                                                      &lt;── status line puts: received, consumed (credit), heartbeat
+ *                                         link thread: FRAMES message (a batch of slots) ──> receiver
+ *                                                      &lt;── STATUS message: received, consumed (credit), heartbeat
  * </pre>
  *
  * The listener acknowledges a frame to the local channel once it is in the window, which holds it
@@ -34,7 +34,8 @@ import org.openucx.jucx.ucp.UcpContext;
  * what it read after the copy). The listener returns promptly when the bridge closes or its thread is
  * interrupted, and the frame then stays in the local channel (held, not acknowledged).
  *
- * <p>Threads: see {@link UcxBridge}; the listener runs on the port's poller, the link on its own thread.
+ * <p>Threads: see {@link UcxBridge}; the listener runs on the port's poller (the device loop, or the port's
+ * listener thread once it waits for credit), the link on its own thread.
  */
 public final class SendingBridge implements UcxBridge {
 

@@ -2,14 +2,10 @@ package io.seqlink.ucx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -29,17 +25,14 @@ class AllocationPerFrameTests {
         UcxAvailable.assumeUcx();
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
-        try (SeqlinkRuntime a = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                SeqlinkRuntime b = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
-            PublishChannel out = a.openChannel(spec);
-            PublishChannel in = b.openChannel(spec);
+        try (InProcessRig rig = new InProcessRig()) {
+            PublishChannel out = rig.sending.openChannel(spec);
+            PublishChannel in = rig.receiving.openChannel(spec);
             AtomicLong got = new AtomicLong();
             in.consumer(1).subscribe(f -> got.incrementAndGet());
-            b.start();
-            ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), BridgeSettings.defaults());
-            SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults());
-            a.start();
+            InProcessRig.Link link = rig.link(out, in, BridgeSettings.defaults());
+            SendingBridge tx = link.tx();
+            ReceivingBridge rx = link.rx();
             byte[] frame = new byte[16384];
             send(out, frame, WARM_UP, got, 0);
             long[] before = allocated(threads);

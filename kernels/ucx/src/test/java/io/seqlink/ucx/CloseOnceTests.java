@@ -50,12 +50,7 @@ class CloseOnceTests {
         CloseOnce once = new CloseOnce();
         CountDownLatch closing = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread first = new Thread(() -> once.close(Duration.ofSeconds(30), () -> {
-            closing.countDown();
-            awaitQuietly(release);
-            return DONE;
-        }, () -> SO_FAR));
-        first.start();
+        Thread first = closingOnAnotherThread(once, closing, release);
         assertThat(closing.await(10, TimeUnit.SECONDS)).isTrue();
         AtomicReference<BridgeCloseReport> got = new AtomicReference<>();
         AtomicBoolean flagKept = new AtomicBoolean();
@@ -87,12 +82,7 @@ class CloseOnceTests {
         CloseOnce once = new CloseOnce();
         CountDownLatch closing = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread first = new Thread(() -> once.close(Duration.ofSeconds(30), () -> {
-            closing.countDown();
-            awaitQuietly(release);
-            return DONE;
-        }, () -> SO_FAR));
-        first.start();
+        Thread first = closingOnAnotherThread(once, closing, release);
         AtomicReference<BridgeCloseReport> got = new AtomicReference<>();
         Thread waiter = new Thread(() -> got.set(once.close(Duration.ofMillis(20), () -> DONE, () -> SO_FAR)));
         try {
@@ -108,6 +98,17 @@ class CloseOnceTests {
             waiter.join(10_000);
         }
         assertThat(once.close(Duration.ZERO, () -> SO_FAR, () -> SO_FAR)).isEqualTo(DONE);
+    }
+
+    /** Starts a thread whose close counts {@code closing} down, then waits for {@code release} and reports DONE. */
+    private static Thread closingOnAnotherThread(CloseOnce once, CountDownLatch closing, CountDownLatch release) {
+        Thread first = new Thread(() -> once.close(Duration.ofSeconds(30), () -> {
+            closing.countDown();
+            awaitQuietly(release);
+            return DONE;
+        }, () -> SO_FAR));
+        first.start();
+        return first;
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

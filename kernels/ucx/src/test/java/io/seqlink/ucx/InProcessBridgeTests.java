@@ -2,13 +2,9 @@ package io.seqlink.ucx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +15,9 @@ class InProcessBridgeTests {
     void sixteenKibFramesCrossInOrderAndBothEndsCloseClean() throws Exception {
         UcxAvailable.assumeUcx();
         ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
-        try (SeqlinkRuntime a = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                SeqlinkRuntime b = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
-            PublishChannel out = a.openChannel(spec);
-            PublishChannel in = b.openChannel(spec);
+        try (InProcessRig rig = new InProcessRig()) {
+            PublishChannel out = rig.sending.openChannel(spec);
+            PublishChannel in = rig.receiving.openChannel(spec);
             AtomicLong got = new AtomicLong();
             AtomicLong bad = new AtomicLong();
             in.consumer(1).subscribe(f -> {
@@ -32,10 +26,9 @@ class InProcessBridgeTests {
                     bad.incrementAndGet();
                 }
             });
-            b.start();
-            ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), BridgeSettings.defaults());
-            SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults());
-            a.start();
+            InProcessRig.Link link = rig.link(out, in, BridgeSettings.defaults());
+            SendingBridge tx = link.tx();
+            ReceivingBridge rx = link.rx();
             byte[] frame = new byte[16384];
             int n = 20000;
             for (int i = 1; i <= n; i++) {
@@ -70,11 +63,9 @@ class InProcessBridgeTests {
         ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
         BridgeSettings settings = BridgeSettings.defaults().withTimeouts(Duration.ofMillis(50), Duration.ofMillis(600),
                 Duration.ofMillis(500));
-        try (SeqlinkRuntime a = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                SeqlinkRuntime b = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
-            PublishChannel out = a.openChannel(spec);
-            PublishChannel in = b.openChannel(spec);
+        try (InProcessRig rig = new InProcessRig()) {
+            PublishChannel out = rig.sending.openChannel(spec);
+            PublishChannel in = rig.receiving.openChannel(spec);
             AtomicLong got = new AtomicLong();
             AtomicLong bad = new AtomicLong();
             in.consumer(1).subscribe(f -> {
@@ -83,10 +74,9 @@ class InProcessBridgeTests {
                     bad.incrementAndGet();
                 }
             });
-            b.start();
-            ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), settings);
-            SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), settings);
-            a.start();
+            InProcessRig.Link link = rig.link(out, in, settings);
+            SendingBridge tx = link.tx();
+            ReceivingBridge rx = link.rx();
             int n = 40_000;
             int drops = 100;
             Thread producer = new Thread(() -> {
@@ -102,13 +92,13 @@ class InProcessBridgeTests {
             producer.start();
             for (int drop = 1; drop <= drops; drop++) {
                 long at = (long) drop * n / (drops + 1);
-                awaitThat(() -> got.get() >= at, "frame " + at + " before drop " + drop);
+                InProcessRig.awaitThat(() -> got.get() >= at, "frame " + at + " before drop " + drop);
                 long reconnects = tx.snapshot().reconnects();
                 tx.dropLinkAbruptly();
-                awaitThat(() -> tx.snapshot().reconnects() > reconnects && tx.state() == LinkState.CONNECTED,
+                InProcessRig.awaitThat(() -> tx.snapshot().reconnects() > reconnects && tx.state() == LinkState.CONNECTED,
                         "the link back after drop " + drop);
             }
-            awaitThat(() -> got.get() >= n, "every frame after the drops");
+            InProcessRig.awaitThat(() -> got.get() >= n, "every frame after the drops");
             producer.join(10_000);
             assertThat(got.get()).isEqualTo(n);
             assertThat(bad.get()).isZero();
@@ -118,11 +108,4 @@ class InProcessBridgeTests {
         }
     }
 
-    private static void awaitThat(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as(what).isNegative();
-            Thread.sleep(1); // polls with a deadline
-        }
-    }
 }

@@ -6,19 +6,14 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -41,12 +36,10 @@ class SendingBridgeOnItsPortTests {
         UcxAvailable.assumeUcx();
         ChannelSpec other = ChannelSpec.builder("other").producer(0).consumers(1).slots(16).slotBytes(64).build();
         CountDownLatch release = new CountDownLatch(1);
-        try (SeqlinkRuntime a = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                SeqlinkRuntime b = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
-            PublishChannel out = a.openChannel(FRAMES);
-            PublishChannel beside = a.openChannel(other);
-            PublishChannel in = b.openChannel(FRAMES);
+        try (InProcessRig rig = new InProcessRig()) {
+            PublishChannel out = rig.sending.openChannel(FRAMES);
+            PublishChannel beside = rig.sending.openChannel(other);
+            PublishChannel in = rig.receiving.openChannel(FRAMES);
             AtomicLong received = new AtomicLong();
             in.consumer(1).subscribe(f -> {
                 try {
@@ -59,11 +52,9 @@ class SendingBridgeOnItsPortTests {
             });
             AtomicLong besideGot = new AtomicLong();
             beside.consumer(1).subscribe(f -> besideGot.incrementAndGet());
-            b.start();
-            BridgeSettings settings = BridgeSettings.defaults().withWindow(8);
-            ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), settings);
-            SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), settings);
-            a.start();
+            InProcessRig.Link link = rig.link(out, in, BridgeSettings.defaults().withWindow(8));
+            SendingBridge tx = link.tx();
+            ReceivingBridge rx = link.rx();
             long sent = 0;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!tx.snapshot().waitingForCredit() && System.nanoTime() < deadline) {
@@ -87,13 +78,13 @@ class SendingBridgeOnItsPortTests {
                     }
                 }
                 assertThat(offered).as("the other channel's producer never stuck behind the waiting bridge").isEqualTo(n);
-                awaitThat(() -> besideGot.get() == n, "every frame of the other channel on device 1");
+                InProcessRig.awaitThat(() -> besideGot.get() == n, "every frame of the other channel on device 1");
                 assertThat(tx.snapshot().waitingForCredit()).as("still waiting: the receiver is still blocked").isTrue();
             } finally {
                 release.countDown();
             }
             long total = sent;
-            awaitThat(() -> received.get() == total, "every bridged frame once the receiver moves again");
+            InProcessRig.awaitThat(() -> received.get() == total, "every bridged frame once the receiver moves again");
             assertThat(tx.close(Duration.ofSeconds(5)).clean()).isTrue();
             assertThat(rx.close(Duration.ofSeconds(5)).clean()).isTrue();
         }
@@ -112,11 +103,9 @@ class SendingBridgeOnItsPortTests {
         Logger channelLogs = (Logger) LoggerFactory.getLogger("io.seqlink.channel");
         logged.start();
         channelLogs.addAppender(logged);
-        try (SeqlinkRuntime a = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                SeqlinkRuntime b = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
-                UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
-            PublishChannel out = a.openChannel(FRAMES);
-            PublishChannel in = b.openChannel(FRAMES);
+        try (InProcessRig rig = new InProcessRig()) {
+            PublishChannel out = rig.sending.openChannel(FRAMES);
+            PublishChannel in = rig.receiving.openChannel(FRAMES);
             AtomicLong got = new AtomicLong();
             AtomicLong outOfOrder = new AtomicLong();
             in.consumer(1).subscribe(f -> {
@@ -124,12 +113,11 @@ class SendingBridgeOnItsPortTests {
                     outOfOrder.incrementAndGet();
                 }
             });
-            b.start();
-            ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), BridgeSettings.defaults());
-            SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults());
-            a.start();
+            InProcessRig.Link link = rig.link(out, in, BridgeSettings.defaults());
+            SendingBridge tx = link.tx();
+            ReceivingBridge rx = link.rx();
             offer(out, 1, 100);
-            awaitThat(() -> got.get() == 100, "the first 100 frames");
+            InProcessRig.awaitThat(() -> got.get() == 100, "the first 100 frames");
             assertThat(tx.close(Duration.ofSeconds(5)).clean()).isTrue();
             assertThat(out.consumer(1).subscribed()).as("the closed bridge's port has no listener").isFalse();
 
@@ -142,8 +130,8 @@ class SendingBridgeOnItsPortTests {
             assertThat(out.consumer(1).backlog()).as("the frames published after the close wait in the channel").isEqualTo(10);
             assertThat(got.get()).isEqualTo(100);
 
-            SendingBridge again = ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults());
-            awaitThat(() -> got.get() == 110, "the waiting frames, carried by the sender opened again");
+            SendingBridge again = rig.ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults());
+            InProcessRig.awaitThat(() -> got.get() == 110, "the waiting frames, carried by the sender opened again");
             assertThat(outOfOrder.get()).isZero();
             assertThat(again.close(Duration.ofSeconds(5)).clean()).isTrue();
             assertThat(rx.close(Duration.ofSeconds(5)).clean()).isTrue();
@@ -162,11 +150,4 @@ class SendingBridgeOnItsPortTests {
         }
     }
 
-    private static void awaitThat(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as(what).isNegative();
-            Thread.sleep(1); // polls with a deadline
-        }
-    }
 }

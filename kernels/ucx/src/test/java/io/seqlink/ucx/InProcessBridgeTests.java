@@ -11,21 +11,17 @@ import org.junit.jupiter.api.Test;
 /** Both ends in one JVM (two emulated runtimes, two UCX workers): in order, intact, and accounted for at close. */
 class InProcessBridgeTests {
 
+    private static final ChannelSpec SPEC = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
+
     @Test
     void sixteenKibFramesCrossInOrderAndBothEndsCloseClean() throws Exception {
         UcxAvailable.assumeUcx();
-        ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
         try (InProcessRig rig = new InProcessRig()) {
-            PublishChannel out = rig.sending.openChannel(spec);
-            PublishChannel in = rig.receiving.openChannel(spec);
+            PublishChannel out = rig.sending.openChannel(SPEC);
+            PublishChannel in = rig.receiving.openChannel(SPEC);
             AtomicLong got = new AtomicLong();
             AtomicLong bad = new AtomicLong();
-            in.consumer(1).subscribe(f -> {
-                long n = got.incrementAndGet();
-                if (f.payload().getLong(0) != n) {
-                    bad.incrementAndGet();
-                }
-            });
+            countInOrder(in, got, bad);
             InProcessRig.Link link = rig.link(out, in, BridgeSettings.defaults());
             SendingBridge tx = link.tx();
             ReceivingBridge rx = link.rx();
@@ -60,20 +56,14 @@ class InProcessBridgeTests {
     @Test
     void linkDroppedAbruptlyWithFramesInFlightAHundredTimesLosesNothingDuplicatesNothingAndBothEndsLive() throws Exception {
         UcxAvailable.assumeUcx();
-        ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(64).slotBytes(16384).build();
         BridgeSettings settings = BridgeSettings.defaults().withTimeouts(Duration.ofMillis(50), Duration.ofMillis(600),
                 Duration.ofMillis(500));
         try (InProcessRig rig = new InProcessRig()) {
-            PublishChannel out = rig.sending.openChannel(spec);
-            PublishChannel in = rig.receiving.openChannel(spec);
+            PublishChannel out = rig.sending.openChannel(SPEC);
+            PublishChannel in = rig.receiving.openChannel(SPEC);
             AtomicLong got = new AtomicLong();
             AtomicLong bad = new AtomicLong();
-            in.consumer(1).subscribe(f -> {
-                long n = got.incrementAndGet();
-                if (f.payload().getLong(0) != n) {
-                    bad.incrementAndGet();
-                }
-            });
+            countInOrder(in, got, bad);
             InProcessRig.Link link = rig.link(out, in, settings);
             SendingBridge tx = link.tx();
             ReceivingBridge rx = link.rx();
@@ -108,4 +98,13 @@ class InProcessBridgeTests {
         }
     }
 
+    /** Counts the frames {@code in}'s consumer 1 gets in {@code got}, and in {@code bad} those whose first word is not their count. */
+    private static void countInOrder(PublishChannel in, AtomicLong got, AtomicLong bad) {
+        in.consumer(1).subscribe(f -> {
+            long n = got.incrementAndGet();
+            if (f.payload().getLong(0) != n) {
+                bad.incrementAndGet();
+            }
+        });
+    }
 }

@@ -153,7 +153,8 @@ final class ChannelDrain {
         try {
             long published = Math.max(target, inside ? ch.publishedOnDevice() : target);
             for (ConsumerPort p : ch.portArray()) {
-                long left = Math.max(0, published - p.acked());
+                p.stop(); // its deliverer hands no further frame (it checks between frames), then the count is sealed
+                long left = Math.max(0, published - Math.max(p.acked(), p.rounds().round().sealHanded()));
                 if (left > 0) {
                     undelivered.put(p.device(), left);
                 }

@@ -169,12 +169,13 @@ final class ChannelDrain {
                 ch.exitObserver();
             }
         }
-        DrainReport report = new DrainReport(ch.name(), target, undelivered, timedOut, unpublished, stuck, interrupted);
+        boolean late = timedOut && !undelivered.isEmpty(); // the deadline is shared: only a channel left undrained missed it
+        DrainReport report = new DrainReport(ch.name(), target, undelivered, late, unpublished, stuck, interrupted);
         ch.life().finish(report);
         if (!report.clean()) {
             log.warn("seqlink channel '{}' closed with {} undelivered frame(s) {} of {} published{}{}{}", ch.name(),
                     report.totalUndelivered(), undelivered, target, unpublished > 0 ? ", " + unpublished
-                    + " claimed frame(s) never published" : "", timedOut ? " after waiting " + timeout : "",
+                    + " claimed frame(s) never published" : "", late ? " after waiting " + timeout : "",
                     stuck.isEmpty() ? "" : "; listeners still running (the channel's memory is freed when they return): " + stuck);
         }
         return report;

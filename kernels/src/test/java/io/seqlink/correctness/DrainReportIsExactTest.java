@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * A drain that times out on a listener blocked in the middle of a round reports exactly: the frames
  * handed to the listener (the one it blocks in included) are delivered, every other accepted frame is
  * undelivered, and none of those reaches the listener afterwards, so a user replaying the undelivered
- * frames duplicates nothing.
+ * frames duplicates nothing. Only the channel that did not drain says it timed out.
  */
 class DrainReportIsExactTest {
 
@@ -36,6 +36,14 @@ class DrainReportIsExactTest {
         assertThat(s.atReport.size() + b.undelivered().getOrDefault(1, 0L)).as("delivered + undelivered").isEqualTo(FRAMES);
         assertThat(b.timedOut()).isTrue();
         assertThat(b.listenersNotReturned()).containsKey(1);
+    }
+
+    @Test
+    void onlyTheChannelThatDidNotDrainSaysItTimedOut() throws Exception {
+        DrainReport c = shutDownWhileOneListenerBlocks().reports.get(1);
+        assertThat(c.channel()).isEqualTo("clean");
+        assertThat(c.clean()).as("the channel beside it drained: %s", c).isTrue();
+        assertThat(c.timedOut()).as("the channel beside it did not time out: %s", c).isFalse();
     }
 
     /** The drain's reports, and the sequences the blocked listener was handed by the report and in all. */

@@ -149,17 +149,20 @@ final class ChannelDrain {
         long unpublished = Math.max(0, ch.sequencer().claimed() - target);
         Map<Integer, Long> undelivered = new LinkedHashMap<>();
         Map<Integer, String> stuck = new LinkedHashMap<>();
+        boolean drained = true;
         boolean inside = ch.enterObserver();
         try {
             long published = Math.max(target, inside ? ch.publishedOnDevice() : target);
             for (ConsumerPort p : ch.portArray()) {
                 p.stop(); // its deliverer hands no further frame (it checks between frames), then the count is sealed
-                long left = Math.max(0, published - Math.max(p.acked(), p.rounds().round().sealHanded()));
+                long acked = p.acked();
+                long left = Math.max(0, published - Math.max(acked, p.rounds().round().sealHanded()));
                 if (left > 0) {
                     undelivered.put(p.device(), left);
                 }
+                drained &= acked >= published;
                 String listener = !p.seat().deliversOn(caller) && p.seat().listenerInCall() ? p.subscription().describe() : null;
-                if (listener != null && left > 0) {
+                if (listener != null && acked < published) {
                     stuck.put(p.device(), listener);
                 }
             }
@@ -169,7 +172,7 @@ final class ChannelDrain {
                 ch.exitObserver();
             }
         }
-        boolean late = timedOut && !undelivered.isEmpty(); // the deadline is shared: only a channel left undrained missed it
+        boolean late = timedOut && !drained; // the deadline is shared: only a channel not acknowledged by then missed it
         DrainReport report = new DrainReport(ch.name(), target, undelivered, late, unpublished, stuck, interrupted);
         ch.life().finish(report);
         if (!report.clean()) {

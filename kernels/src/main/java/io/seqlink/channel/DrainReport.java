@@ -13,7 +13,7 @@ import java.util.Map;
  * @param channel              channel name
  * @param published            frames published when the producers were shut (the drain's target)
  * @param undelivered          per consumer device, published frames never handed to its listener (absent or 0: all delivered)
- * @param timedOut             whether the drain gave up waiting for this channel (frames were left undelivered at its deadline)
+ * @param timedOut             whether the drain gave up waiting for this channel (a consumer had not acknowledged everything at its deadline)
  * @param unpublished          frames claimed but never published: their producers were refused once the channel drained
  * @param listenersNotReturned per consumer device, the listener still inside a call when the drain ended; the
  *                             channel's memory stays allocated until it returns

@@ -34,6 +34,7 @@ final class DeviceLoop implements Runnable {
     private final int device;
     private final int batchSize;
     private final IdleStrategy idle;
+    private final HandoffRule handoff;
     private final CopyOnWriteArrayList<PortDriver> ports = new CopyOnWriteArrayList<>();
     /** The same ports as an array for the loop: iterating the list allocated an iterator per pass. */
     private volatile PortDriver[] polled = new PortDriver[0];
@@ -51,8 +52,6 @@ final class DeviceLoop implements Runnable {
     private int generation;
     private long lastErrorLogNanos;
     private volatile long passes;
-
-    private final HandoffRule handoff;
 
     DeviceLoop(int device, int batchSize, IdleStrategy idle, long handoffNanos) {
         this.device = device;

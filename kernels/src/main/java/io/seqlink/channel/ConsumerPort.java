@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  *     {@link #retryPolicy}, {@link #errorHandler}, {@link #latencyRecorder}</td><td>any thread; the change is atomic
  *     and takes effect at the next round (a round reads the subscription once)</td><td>one volatile, immutable
  *     subscription</td></tr>
+ * <tr><td>{@link #subscribeIfNone}, {@link #subscribeBatchesIfNone}, {@link #subscribeDeviceIfNone}</td><td>any thread; subscribes (with its retry policy and error handler) only
+ *     if the port has no listener, atomically with every other subscribe</td><td>the port's monitor, which every
+ *     subscription change holds</td></tr>
  * <tr><td>{@link #pause}, {@link #resume}</td><td>any thread</td><td>compare-and-set of the state: they never
  *     undo {@code DEAD} or {@code CLOSED}</td></tr>
  * <tr><td>{@link #poll(int)}, {@link #poll(FrameHandler, int)}</td><td>one user thread at a time, and only while
@@ -174,6 +177,42 @@ public final class ConsumerPort {
             return s.withoutListener();
         }, false);
         return had[0];
+    }
+
+    /**
+     * {@link #subscribe} with {@code policy} and {@code errors}, only if the port has no listener: the check
+     * and the change are one step, so a listener another thread subscribes meanwhile is never replaced.
+     *
+     * @throws IllegalStateException naming the consumer and both listeners when one is subscribed already
+     */
+    public ConsumerPort subscribeIfNone(FrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
+        Objects.requireNonNull(handler, "handler");
+        return changeIfNone(handler, s -> s.withFrames(handler), policy, errors, true);
+    }
+
+    /** {@link #subscribeIfNone(FrameHandler, RetryPolicy, FrameErrorHandler)} for a batch listener. */
+    public ConsumerPort subscribeBatchesIfNone(FrameBatchHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
+        Objects.requireNonNull(handler, "handler");
+        return changeIfNone(handler, s -> s.withBatches(handler), policy, errors, true);
+    }
+
+    /** {@link #subscribeIfNone(FrameHandler, RetryPolicy, FrameErrorHandler)} for a device listener. */
+    public ConsumerPort subscribeDeviceIfNone(DeviceFrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
+        Objects.requireNonNull(handler, "handler");
+        return changeIfNone(handler, s -> s.withDevice(handler), policy, errors, false);
+    }
+
+    private synchronized ConsumerPort changeIfNone(Object listener, java.util.function.UnaryOperator<Subscription> as,
+            RetryPolicy policy, FrameErrorHandler errors, boolean host) {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(errors, "errors");
+        Subscription now = subscription;
+        if (now.subscribed()) {
+            throw new IllegalStateException("consumer device " + device + " of channel '" + channel.name() + "' already has the "
+                    + "listener " + now.describe() + ", so " + listener + " was not subscribed; a consumer has one listener: subscribe "
+                    + "only one, or replace it on purpose with subscribe(...)");
+        }
+        return change(s -> as.apply(s.withRetry(policy).withErrors(errors)), host);
     }
 
     public boolean subscribed() {

@@ -77,6 +77,9 @@ final class FrameDelivery {
                 handledTo = s;
                 continue;
             }
+            if (!r.hand(s)) {
+                break; // the channel closed and its drain counted this frame undelivered: it goes to no listener
+            }
             int firstAttempt = s == start && r.resumeAttempt > 0 ? r.resumeAttempt : 1;
             int outcome = deliverFrame(r, f, firstAttempt, mayWait);
             if (outcome == RETRY_ELSEWHERE) {
@@ -134,6 +137,10 @@ final class FrameDelivery {
         if (batch.size == 0) {
             return;
         }
+        if (!r.hand(r.to)) {
+            r.handledTo = r.from - 1; // the channel closed and its drain counted these undelivered
+            return;
+        }
         RetryPolicy retry = r.subscription.retry;
         Exception last = r.lastFailure;
         for (int attempt = r.resumeAttempt > 0 ? r.resumeAttempt : 1; attempt <= retry.maxAttempts(); attempt++) {
@@ -175,6 +182,9 @@ final class FrameDelivery {
     private void deliverDevice(Round r, boolean mayWait) {
         deviceFrames.first = r.from;
         deviceFrames.last = r.to;
+        if (!r.hand(r.to)) {
+            return; // the channel closed and its drain counted these undelivered: nothing acknowledged
+        }
         RetryPolicy retry = r.subscription.retry;
         Exception last = r.lastFailure;
         for (int attempt = r.resumeAttempt > 0 ? r.resumeAttempt : 1; attempt <= retry.maxAttempts(); attempt++) {

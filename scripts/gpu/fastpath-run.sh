@@ -44,7 +44,7 @@ want() { [[ ",$steps," == *",$1,"* ]]; }
 tar xJf "$bundle/jre.tar.xz" -C /tmp
 JAVA=/tmp/jre/bin/java
 CP="$bundle/lib/*:$bundle/test-classes"
-JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink.hostCheck=$bundle/native/seqlink-host-check -Dseqlink.litmus=$bundle/native/seqlink-litmus)
+JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink-build.host-check=$bundle/native/seqlink-host-check -Dseqlink-build.litmus=$bundle/native/seqlink-litmus)
 if [ "$profile" = quick ]; then cpp_args=(--short); java_args=(--short --warmup 2000); else cpp_args=(); java_args=(--warmup 10000); fi
 
 if want env; then

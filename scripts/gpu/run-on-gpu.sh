@@ -51,7 +51,7 @@ fi
 tar xJf "$bundle/jre.tar.xz" -C /tmp
 JAVA=/tmp/jre/bin/java
 CP="$bundle/lib/*:$bundle/test-classes"
-JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink.hostCheck=$bundle/native/seqlink-host-check -Dseqlink.litmus=$bundle/native/seqlink-litmus)
+JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink-build.host-check=$bundle/native/seqlink-host-check -Dseqlink-build.litmus=$bundle/native/seqlink-litmus)
 if [ "$profile" = quick ]; then
   bench_args=(--short)
   java_warmup=(--warmup 2000)

@@ -5,7 +5,6 @@ import io.seqlink.backend.BackendKind;
 import io.seqlink.backend.BackendProvider;
 import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.Backends;
-import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.emulated.EmulatedBackendProvider;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelEvents;
@@ -32,8 +31,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -69,8 +66,6 @@ import org.slf4j.LoggerFactory;
 public final class SeqlinkRuntime implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SeqlinkRuntime.class);
-    /** How long {@link #close()} gives the launcher's threads once the channels are closed. */
-    private static final Duration STOP_TIMEOUT = Duration.ofMillis(500);
 
     private final Backend backend;
     private final Backends.Choice choice;
@@ -80,24 +75,23 @@ public final class SeqlinkRuntime implements AutoCloseable {
     private final Launcher launcher;
     private final LinkSelection links;
     private final ChannelTable channels = new ChannelTable();
-    private final Duration drainTimeout;
-    /** Channels opened whose memory is not released yet: the backend closes when this reaches 0 after {@link #close()}. */
-    private final AtomicInteger unreleased = new AtomicInteger();
-    private final AtomicBoolean backendClosed = new AtomicBoolean();
-    private volatile boolean backendCloseWanted;
-    private volatile List<DrainReport> drainReports = List.of();
+    private final SpecValidation validation;
+    private final RuntimeShutdown shutdown;
+    private final ChannelEvents events;
 
     private SeqlinkRuntime(Builder b, Backends.Choice choice) {
         this.choice = choice;
         this.backend = choice.backend();
         this.verifierSettings = b.verifier;
         this.policy = b.policy;
-        this.drainTimeout = b.drainTimeout;
         this.launcher = new Launcher(b.launcher);
         this.devices = b.devices == null || b.devices.isEmpty()
                 ? IntStream.range(0, backend.deviceCount()).boxed().toList()
                 : List.copyOf(b.devices);
         this.links = new LinkSelection(backend, verifierSettings, policy, devices);
+        this.validation = new SpecValidation(backend, devices, channels, links);
+        this.shutdown = new RuntimeShutdown(backend, launcher, channels, b.drainTimeout);
+        this.events = new RuntimeChannelEvents(channels, launcher, shutdown);
     }
 
     public static Builder builder() {
@@ -191,7 +185,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
                 throw new InvalidChannelSpecException(spec.name(), limits);
             }
             channel = Channels.open(backend, spec, transports, events);
-            unreleased.incrementAndGet();
+            shutdown.channelOpened();
             installed = channels.install(channel);
             if (!installed) {
                 channel.drainAndClose(Duration.ZERO);
@@ -210,39 +204,11 @@ public final class SeqlinkRuntime implements AutoCloseable {
 
     /**
      * Everything wrong with {@code spec} on this runtime: the spec's own rules, devices not in use,
-     * a name already taken. Property names start with {@code prefix}.
+     * a name already taken, the backend's real limits, a forced transport its links lack. Property
+     * names start with {@code prefix}.
      */
     public List<Violation> validate(ChannelSpec spec, String prefix) {
-        List<Violation> v = new ArrayList<>(spec.validate(prefix));
-        if (spec.producer() >= 0 && !devices.contains(spec.producer())) {
-            v.add(new Violation(prefix + "producer", "producer device " + spec.producer() + " is not among the devices in use "
-                    + devices + " (" + backend.description() + ")", "pick one of " + devices
-                    + ", or open the runtime with that device"));
-        }
-        if (spec.consumers() != null) {
-            for (Integer c : spec.consumers()) {
-                if (c != null && c >= 0 && !devices.contains(c)) {
-                    v.add(new Violation(prefix + "consumers", "consumer device " + c + " is not among the devices in use "
-                            + devices + " (" + backend.description() + ")", "pick devices from " + devices
-                            + ", or open the runtime with that device"));
-                }
-            }
-        }
-        if (channels.taken(spec.name())) {
-            v.add(ChannelTable.nameTaken(spec, prefix));
-        }
-        if (v.isEmpty()) {
-            v.addAll(ChannelLimits.check(spec, Map.of(), backend, prefix));
-        }
-        if (v.isEmpty() && spec.transport() != Transport.AUTO) {
-            for (int c : spec.consumers()) {
-                String why = links.forcedTransportProblem(spec.transport(), spec.producer(), c);
-                if (why != null) {
-                    v.add(new Violation(prefix + "transport", why, "use transport auto, or a transport this link supports"));
-                }
-            }
-        }
-        return v;
+        return validation.violations(spec, prefix);
     }
 
     /** The open channels (not those still opening), in the order they were opened. */
@@ -253,41 +219,6 @@ public final class SeqlinkRuntime implements AutoCloseable {
     public Optional<PublishChannel> channel(String name) {
         return channels.channel(name);
     }
-
-    private final ChannelEvents events = new ChannelEvents() {
-        @Override
-        public void channelFailed(PublishChannel channel, Throwable cause, int device) {
-            if (cause instanceof DeviceException d && d.sticky()) {
-                deviceFailed(d.device() >= 0 ? d.device() : device, cause);
-            }
-        }
-
-        @Override
-        public void deviceFailed(int device, Throwable cause) {
-            for (PublishChannel ch : channels()) {
-                if (ch.spec().producer() == device) {
-                    Channels.fail(ch, cause, device);
-                } else if (ch.consumerDevices().contains(device)) {
-                    Channels.consumerDeviceLost(ch, device, cause);
-                }
-            }
-        }
-
-        @Override
-        public void channelClosed(PublishChannel channel) {
-            for (ConsumerPort p : Channels.ports(channel)) {
-                launcher.unregister(p);
-            }
-            channels.remove(channel);
-        }
-
-        @Override
-        public void channelReleased(PublishChannel channel) {
-            if (unreleased.decrementAndGet() == 0 && backendCloseWanted) {
-                closeBackend();
-            }
-        }
-    };
 
     // ---- life ------------------------------------------------------------------------------------
 
@@ -304,21 +235,19 @@ public final class SeqlinkRuntime implements AutoCloseable {
     }
 
     /**
-     * Drains every open channel together and closes them, with the runtime's drain timeout: outside
+     * Drains every open channel together and closes them within {@code timeout}: outside
      * producers are refused at once, seqlink's listener threads may still publish until all channels are
      * quiet (so channels chained by listeners lose nothing), then every channel closes. The runtime stays
      * open. Returns a report per channel (also kept: {@link #drainReports()}); returns early on interrupt,
      * keeping the flag.
      */
     public List<DrainReport> drainAndCloseChannels(Duration timeout) {
-        List<DrainReport> reports = Channels.drainAndCloseAll(channels(), timeout);
-        drainReports = List.copyOf(reports);
-        return drainReports;
+        return shutdown.drainAndCloseChannels(timeout);
     }
 
     /** What the last {@link #drainAndCloseChannels} or {@link #close()} left undelivered, per channel. */
     public List<DrainReport> drainReports() {
-        return drainReports;
+        return shutdown.drainReports();
     }
 
     /**
@@ -331,29 +260,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!channels.close(drainTimeout.toNanos())) {
-            return;
-        }
-        List<DrainReport> reports = drainAndCloseChannels(drainTimeout);
-        launcher.stop(STOP_TIMEOUT);
-        List<String> running = new ArrayList<>();
-        for (DrainReport r : reports) {
-            r.listenersNotReturned().forEach((device, listener) -> running.add(r.channel() + "/" + device + ": " + listener));
-        }
-        backendCloseWanted = true;
-        if (unreleased.get() == 0) {
-            closeBackend();
-        } else {
-            log.warn("seqlink runtime closed; the backend stays open until these listeners return (their channels' memory "
-                    + "is still in use): {}", running.isEmpty() ? unreleased.get() + " channel(s)" : running);
-        }
-    }
-
-    private void closeBackend() {
-        if (backendClosed.compareAndSet(false, true)) {
-            backend.close();
-            log.info("seqlink runtime closed");
-        }
+        shutdown.close();
     }
 
     public boolean closed() {

@@ -25,7 +25,7 @@ import org.springframework.context.annotation.Import;
  */
 class ReadmeExampleTests {
 
-    static final Path ROOT = Path.of(System.getProperty("seqlink.root", "..")).toAbsolutePath().normalize();
+    static final Path ROOT = Path.of(System.getProperty("seqlink-build.root", "..")).toAbsolutePath().normalize();
     static final Path README = ROOT.resolve("README.md");
     static final Path SOURCES = ROOT.resolve("sample-app/src/test/java/example/readme");
 

@@ -20,8 +20,8 @@ import org.springframework.core.env.Environment;
  * channels use, and opens the channels, all at startup. A configuration problem, an unusable backend
  * or an unsupported link fails startup with a report (see the failure analyzers); so does a
  * {@code seqlink.*} key of the configuration that names no property, unless
- * {@code seqlink.fail-on-unknown-properties=false} (such keys from environment variables or system
- * properties are only warned about). The runtime's
+ * {@code seqlink.fail-on-unknown-properties=false} (such keys from OS environment variables are only
+ * warned about). The runtime's
  * launcher is started later, once the context is ready, by the listener registry.
  */
 @AutoConfiguration

@@ -43,7 +43,7 @@ import org.springframework.util.unit.DataSize;
  * @param failOnUnknownProperties Whether a seqlink.* key of the configuration that names no property (a
  *                 misspelling such as 'slot-sise') fails startup, naming the key and the nearest valid one. When
  *                 false, such keys are logged as a warning and ignored (e.g. to run a configuration written for a
- *                 newer version). Keys from environment variables and system properties are only warned about.
+ *                 newer version). Keys from OS environment variables are only warned about.
  */
 @ConfigurationProperties("seqlink")
 public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultValue("auto") BackendSelection backend,

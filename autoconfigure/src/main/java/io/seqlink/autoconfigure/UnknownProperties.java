@@ -32,8 +32,10 @@ import org.springframework.core.env.StandardEnvironment;
  * false)}), so every relaxed form that binds (kebab, camelCase, {@code SEQLINK_...} environment
  * variables) is accepted. The valid names come from the structure of {@link SeqlinkProperties}: its
  * records' components, map keys ({@code channels.<name>}, {@code emulated.links.<pair>}) taken as
- * written. Groups other modules declare in their configuration metadata ({@code seqlink.ucx}) are
- * left to them ({@link ForeignConfigurationGroups}). Stateless; safe from any thread.
+ * written. A group another module declares in its configuration metadata is checked the same way
+ * against that module's properties record when the metadata names one ({@code seqlink.ucx} of
+ * seqlink-ucx); any other is left to its module ({@link ForeignConfigurationGroups}). Stateless; safe
+ * from any thread.
  */
 final class UnknownProperties {
 
@@ -48,37 +50,49 @@ final class UnknownProperties {
     /**
      * Every unknown {@code seqlink.*} key in {@code environment}, as a violation naming the nearest valid
      * key: in {@link Found#configured()} those the application's configuration sets (files, command
-     * line, test properties); in {@link Found#machine()} those from environment variables and JVM system
-     * properties, which other programs on the machine share (a {@code SEQLINK_HOME}, say), so they are
-     * only worth a warning.
+     * line, JVM system properties, test properties); in {@link Found#machine()} those from OS
+     * environment variables, which every process of the session or container inherits (a
+     * {@code SEQLINK_HOME} of another tool, say) and the application does not choose, so they are only
+     * worth a warning.
      */
     static Found find(Environment environment) {
-        List<ConfigurationProperty> unbound;
-        try {
-            Binder.get(environment).bind(ROOT, Bindable.of(SeqlinkProperties.class),
-                    new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
-            return new Found(List.of(), List.of());
-        } catch (BindException ex) {
-            if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException u)) {
-                // a value that does not convert: the real binding reports it, naming the property
-                return new Found(List.of(), List.of());
+        Binder binder = Binder.get(environment);
+        List<ForeignConfigurationGroups.Group> foreign = ForeignConfigurationGroups.on(classLoader());
+        List<Located> unknown = new ArrayList<>();
+        for (ConfigurationProperty p : unbound(binder, ROOT, SeqlinkProperties.class)) {
+            if (foreign.stream().noneMatch(g -> g.covers(p.getName()))) {
+                unknown.add(new Located(p, locate(p.getName(), ROOT, SeqlinkProperties.class)));
             }
-            unbound = new ArrayList<>(u.getUnboundProperties());
+        }
+        for (ForeignConfigurationGroups.Group g : foreign) {
+            Class<?> type = g.type();
+            if (type != null) { // a module's own record: its keys are checked against it
+                for (ConfigurationProperty p : unbound(binder, g.name(), type)) {
+                    unknown.add(new Located(p, locate(p.getName(), g.name(), type)));
+                }
+            }
         }
         Map<String, Violation> configured = new LinkedHashMap<>();
         Map<String, Violation> machine = new LinkedHashMap<>();
-        List<ConfigurationPropertyName> foreign = ForeignConfigurationGroups.on(classLoader());
-        unbound.sort(Comparator.comparing(p -> p.getName().toString()));
-        for (ConfigurationProperty p : unbound) {
-            if (foreign.stream().anyMatch(g -> g.equals(p.getName()) || g.isAncestorOf(p.getName()))) {
-                continue; // another module's key (seqlink.ucx.*): that module binds and checks it
-            }
-            Unknown u = locate(p.getName());
-            if (u != null) {
-                (fromTheMachine(p) ? machine : configured).putIfAbsent(u.key(), violation(u, p));
+        unknown.sort(Comparator.comparing(l -> l.property().getName().toString()));
+        for (Located l : unknown) {
+            if (l.unknown() != null) {
+                (fromTheMachine(l.property()) ? machine : configured).putIfAbsent(l.unknown().key(), violation(l.unknown(), l.property()));
             }
         }
         return new Found(List.copyOf(configured.values()), List.copyOf(machine.values()));
+    }
+
+    /** The keys under {@code root} that binding {@code type} there leaves unbound (Spring Boot's own judgement). */
+    private static List<ConfigurationProperty> unbound(Binder binder, ConfigurationPropertyName root, Class<?> type) {
+        try {
+            binder.bind(root, Bindable.of(type), new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
+            return List.of();
+        } catch (BindException ex) {
+            // a value that does not convert: the real binding reports it, naming the property
+            return ex.getCause() instanceof UnboundConfigurationPropertiesException u ? new ArrayList<>(u.getUnboundProperties())
+                    : List.of();
+        }
     }
 
     private static ClassLoader classLoader() {
@@ -86,31 +100,36 @@ final class UnknownProperties {
         return context != null ? context : UnknownProperties.class.getClassLoader();
     }
 
+    /** Whether {@code p} comes from an OS environment variable (JVM system properties are this application's configuration). */
     private static boolean fromTheMachine(ConfigurationProperty p) {
         Object source = p.getSource() == null ? null : p.getSource().getUnderlyingSource();
         String name = source instanceof PropertySource<?> ps ? ps.getName() : "";
-        return StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(name)
-                || StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME.equals(name);
+        return StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(name);
+    }
+
+    /** An unbound key and where it leaves the structure ({@code null}: not a misspelling). */
+    private record Located(ConfigurationProperty property, @Nullable Unknown unknown) {
     }
 
     /**
      * Unknown keys found.
      *
      * @param configured set by the application's configuration: fail startup (unless opted out)
-     * @param machine    set by environment variables or system properties: warned about
+     * @param machine    set by OS environment variables: warned about
      */
     record Found(List<Violation> configured, List<Violation> machine) {
     }
 
     /**
-     * Where in the structure {@code name} leaves it: the unknown key (up to the first element that
-     * names nothing) and the valid keys beside it; {@code null} when every element names something (an
-     * element of a list or a map value set twice, which is not a misspelling).
+     * Where in the structure of {@code record}, bound at {@code root}, {@code name} leaves it: the
+     * unknown key (up to the first element that names nothing) and the valid keys beside it;
+     * {@code null} when every element names something (an element of a list or a map value set twice,
+     * which is not a misspelling).
      */
-    static @Nullable Unknown locate(ConfigurationPropertyName name) {
-        Class<?> type = SeqlinkProperties.class;
-        StringBuilder prefix = new StringBuilder("seqlink");
-        int i = 1;
+    static @Nullable Unknown locate(ConfigurationPropertyName name, ConfigurationPropertyName root, Class<?> record) {
+        Class<?> type = record;
+        StringBuilder prefix = new StringBuilder(root.toString());
+        int i = root.getNumberOfElements();
         while (i < name.getNumberOfElements()) {
             if (!type.isRecord()) {
                 return null; // a value (a scalar, a list, a map of values): what lies below is the value's own

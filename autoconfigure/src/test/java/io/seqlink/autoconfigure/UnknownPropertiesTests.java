@@ -104,9 +104,8 @@ class UnknownPropertiesTests {
     }
 
     @Test
-    void anUnknownEnvironmentVariableOrSystemPropertyIsWarnedAboutNotFatal(CapturedOutput output) {
+    void anUnknownEnvironmentVariableIsWarnedAboutNotFatal(CapturedOutput output) {
         runner.withPropertyValues("seqlink.channels.frames.consumers=1")
-                .withSystemProperties("seqlink.root=/opt/seqlink")
                 .withInitializer(context -> context.getEnvironment().getPropertySources().replace(
                         StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                         new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
@@ -116,8 +115,17 @@ class UnknownPropertiesTests {
                     assertThat(output).contains("seqlink: ignoring seqlink.channels.frames.slotsise")
                             .contains("SEQLINK_CHANNELS_FRAMES_SLOTSISE")
                             .contains("did you mean seqlink.channels.frames.slot-size?")
-                            .contains("seqlink: ignoring seqlink.home").contains("seqlink: ignoring seqlink.root");
+                            .contains("seqlink: ignoring seqlink.home");
                 });
+    }
+
+    @Test
+    void aMisspeltJvmSystemPropertyFailsStartupLikeTheConfigurationItIs() {
+        runner.withPropertyValues("seqlink.channels.frames.consumers=1")
+                .withSystemProperties("seqlink.channels.frames.slot-sise=4KB")
+                .run(context -> assertThat(report(context.getStartupFailure()))
+                        .contains("Property: seqlink.channels.frames.slot-sise")
+                        .contains("did you mean seqlink.channels.frames.slot-size?"));
     }
 
     @Test
@@ -144,6 +152,33 @@ class UnknownPropertiesTests {
                         assertThat(report).contains("Property: seqlink.acmee").doesNotContain("Property: seqlink.acme\n")
                                 .doesNotContain("seqlink.acme.senders");
                     });
+        }
+    }
+
+    /**
+     * The configuration processor writes this module's test metadata as it writes seqlink-ucx's: the
+     * group {@code seqlink.widgets} of {@link WidgetProperties}, which the check then reads.
+     */
+    @Test
+    void keysOfAGroupWhoseRecordAnotherModuleDeclaresAreCheckedAgainstThatRecord() {
+        runner.withPropertyValues("seqlink.channels.frames.consumers=1", "seqlink.widgets.link.window=8",
+                "seqlink.widgets.peers.frames=10.0.0.2:13337", "seqlink.widgets.link.windw=8", "seqlink.widgets.close-timout=1s",
+                "seqlink.widgets.peerz.x=1").run(context -> {
+                    String report = report(context.getStartupFailure());
+                    assertThat(report).contains("Property: seqlink.widgets.link.windw", "did you mean seqlink.widgets.link.window?",
+                            "Property: seqlink.widgets.close-timout", "did you mean seqlink.widgets.close-timeout?",
+                            "Property: seqlink.widgets.peerz", "did you mean seqlink.widgets.peers?",
+                            "The keys under seqlink.widgets are link, peers, close-timeout")
+                            .doesNotContain("Property: seqlink.widgets.link.window\n", "seqlink.widgets.peers.frames");
+                });
+    }
+
+    /** Another module's own properties, as seqlink-ucx has {@code seqlink.ucx}. */
+    @org.springframework.boot.context.properties.ConfigurationProperties("seqlink.widgets")
+    record WidgetProperties(@org.springframework.boot.context.properties.bind.DefaultValue Link link, Map<String, String> peers,
+            java.time.Duration closeTimeout) {
+
+        record Link(@org.springframework.boot.context.properties.bind.DefaultValue("64") int window) {
         }
     }
 

@@ -20,6 +20,10 @@ public final class Backends {
 
     private static final Logger log = LoggerFactory.getLogger(Backends.class);
 
+    /** What to choose instead of a CUDA backend that cannot run: the property, and the same choice in the Java API. */
+    private static final String OTHER_SELECTION = "set seqlink.backend=auto (the GPU when there is one, else emulated) or "
+            + "seqlink.backend=emulated (without Spring: SeqlinkRuntime.builder().backend(BackendSelection.AUTO or EMULATED))";
+
     /** More service entries than any class path holds: the bound of {@link #discovered()}'s loop. */
     private static final int MAX_PROVIDER_ENTRIES = 64;
 
@@ -57,19 +61,19 @@ public final class Backends {
         Objects.requireNonNull(given, "given");
         switch (selection) {
             case EMULATED:
-                return new Choice(emulated(given).open(), selection, "seqlink.backend=emulated", "seqlink.backend=emulated", null);
+                return new Choice(emulated(given).open(), selection, "the emulated backend was chosen",
+                        "the emulated backend was chosen", null);
             case CUDA: {
                 BackendProvider provider = provider(BackendKind.CUDA, given);
                 if (provider == null) {
-                    throw new BackendUnavailableException("seqlink.backend=cuda, but the CUDA backend is not on the classpath: "
-                            + "add org.jcuda:jcuda and org.jcuda:jcuda-natives (the seqlink starter brings both), or set "
-                            + "seqlink.backend=auto or emulated", null);
+                    throw new BackendUnavailableException("the CUDA backend was chosen (seqlink.backend=cuda), but it is not on the classpath: "
+                            + "add org.jcuda:jcuda and org.jcuda:jcuda-natives (the seqlink starter brings both)", OTHER_SELECTION, null);
                 }
                 DriverDetection d = provider.detect();
                 if (!d.usable()) {
-                    throw new BackendUnavailableException("seqlink.backend=cuda, but no usable CUDA driver: " + d.summary()
-                            + ". Install the NVIDIA driver (libcuda.so.1) and check that a GPU is visible (nvidia-smi), "
-                            + "or set seqlink.backend=auto or emulated", d.cause());
+                    throw new BackendUnavailableException("the CUDA backend was chosen (seqlink.backend=cuda), but there is no usable CUDA driver: "
+                            + d.summary() + ". Install the NVIDIA driver (libcuda.so.1) and check that a GPU is visible (nvidia-smi)",
+                            OTHER_SELECTION, d.cause());
                 }
                 return new Choice(provider.open(), selection, d.summary(), d.summary(), null);
             }

@@ -76,7 +76,7 @@ public final class KernelImage {
             if (in == null) {
                 throw new KernelsMissingException(resource, "The kernel image '" + resource + "' is not on the classpath: "
                         + "the module that ships it was built without nvcc. Build it with the CUDA toolkit (nvcc on PATH, "
-                        + "or NVCC=/path/to/nvcc), or run on the emulated backend (seqlink.backend=emulated).");
+                        + "or NVCC=/path/to/nvcc), or run on the emulated backend (seqlink.backend=emulated; without Spring: BackendSelection.EMULATED).");
             }
             return terminated(in.readAllBytes());
         } catch (IOException ex) {

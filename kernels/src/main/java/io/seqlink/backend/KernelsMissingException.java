@@ -12,7 +12,7 @@ public class KernelsMissingException extends SeqlinkException {
     public KernelsMissingException(String resource) {
         this(resource, "The seqlink CUDA kernels are missing: no classpath resource '" + resource + "'. The seqlink-kernels jar "
                 + "was built without nvcc. Rebuild it on a machine with the CUDA toolkit (nvcc on PATH, or NVCC=/path/to/nvcc), "
-                + "or run on the emulated backend (seqlink.backend=emulated).");
+                + "or run on the emulated backend (seqlink.backend=emulated; without Spring: BackendSelection.EMULATED).");
     }
 
     /** Kernels of {@code resource} are missing; {@code message} says whose they are and the fix. */

@@ -149,16 +149,20 @@ final class ChannelDrain {
         long unpublished = Math.max(0, ch.sequencer().claimed() - target);
         Map<Integer, Long> undelivered = new LinkedHashMap<>();
         Map<Integer, String> stuck = new LinkedHashMap<>();
+        boolean drained = true;
         boolean inside = ch.enterObserver();
         try {
             long published = Math.max(target, inside ? ch.publishedOnDevice() : target);
             for (ConsumerPort p : ch.portArray()) {
-                long left = Math.max(0, published - p.acked());
+                p.stop(); // its deliverer hands no further frame (it checks between frames), then the count is sealed
+                long acked = p.acked();
+                long left = Math.max(0, published - Math.max(acked, p.rounds().round().sealHanded()));
                 if (left > 0) {
                     undelivered.put(p.device(), left);
                 }
+                drained &= acked >= published;
                 String listener = !p.seat().deliversOn(caller) && p.seat().listenerInCall() ? p.subscription().describe() : null;
-                if (listener != null && left > 0) {
+                if (listener != null && acked < published) {
                     stuck.put(p.device(), listener);
                 }
             }
@@ -168,12 +172,13 @@ final class ChannelDrain {
                 ch.exitObserver();
             }
         }
-        DrainReport report = new DrainReport(ch.name(), target, undelivered, timedOut, unpublished, stuck, interrupted);
+        boolean late = timedOut && !drained; // the deadline is shared: only a channel not acknowledged by then missed it
+        DrainReport report = new DrainReport(ch.name(), target, undelivered, late, unpublished, stuck, interrupted);
         ch.life().finish(report);
         if (!report.clean()) {
             log.warn("seqlink channel '{}' closed with {} undelivered frame(s) {} of {} published{}{}{}", ch.name(),
                     report.totalUndelivered(), undelivered, target, unpublished > 0 ? ", " + unpublished
-                    + " claimed frame(s) never published" : "", timedOut ? " after waiting " + timeout : "",
+                    + " claimed frame(s) never published" : "", late ? " after waiting " + timeout : "",
                     stuck.isEmpty() ? "" : "; listeners still running (the channel's memory is freed when they return): " + stuck);
         }
         return report;

@@ -25,9 +25,13 @@ import org.slf4j.LoggerFactory;
  * <table>
  * <caption>Threading contract</caption>
  * <tr><th>method</th><th>who may call it</th><th>enforced by</th></tr>
- * <tr><td>{@link #subscribe}, {@link #subscribeBatches}, {@link #subscribeDevice}, {@link #retryPolicy},
- *     {@link #errorHandler}, {@link #latencyRecorder}</td><td>any thread; the change is atomic and takes effect at
- *     the next round (a round reads the subscription once)</td><td>one volatile, immutable subscription</td></tr>
+ * <tr><td>{@link #subscribe}, {@link #subscribeBatches}, {@link #subscribeDevice}, {@link #unsubscribe},
+ *     {@link #retryPolicy}, {@link #errorHandler}, {@link #latencyRecorder}</td><td>any thread; the change is atomic
+ *     and takes effect at the next round (a round reads the subscription once)</td><td>one volatile, immutable
+ *     subscription</td></tr>
+ * <tr><td>{@link #subscribeIfNone}, {@link #subscribeBatchesIfNone}, {@link #subscribeDeviceIfNone}</td><td>any thread; subscribes (with its retry policy and error handler) only
+ *     if the port has no listener, atomically with every other subscribe</td><td>the port's monitor, which every
+ *     subscription change holds</td></tr>
  * <tr><td>{@link #pause}, {@link #resume}</td><td>any thread</td><td>compare-and-set of the state: they never
  *     undo {@code DEAD} or {@code CLOSED}</td></tr>
  * <tr><td>{@link #poll(int)}, {@link #poll(FrameHandler, int)}</td><td>one user thread at a time, and only while
@@ -158,6 +162,59 @@ public final class ConsumerPort {
     public ConsumerPort subscribeDevice(DeviceFrameHandler handler) {
         Objects.requireNonNull(handler, "handler");
         return change(s -> s.withDevice(handler), false);
+    }
+
+    /**
+     * Removes the listener: from the next round none is called and the port takes no frames (they stay in
+     * the channel unacknowledged: a lossless channel backs up, a latest one laps the port). A round
+     * already begun finishes with the listener it began with, on the thread delivering it; a frame that
+     * listener then refuses stays unacknowledged and is not retried (logged at DEBUG, not as an error).
+     * A listener subscribed later takes over from the first unacknowledged frame. Any thread; returns
+     * whether a listener was subscribed.
+     */
+    public boolean unsubscribe() {
+        boolean[] had = new boolean[1];
+        change(s -> {
+            had[0] = s.subscribed();
+            return s.withoutListener();
+        }, false);
+        return had[0];
+    }
+
+    /**
+     * {@link #subscribe} with {@code policy} and {@code errors}, only if the port has no listener: the check
+     * and the change are one step, so a listener another thread subscribes meanwhile is never replaced.
+     *
+     * @throws IllegalStateException naming the consumer and both listeners when one is subscribed already
+     */
+    public ConsumerPort subscribeIfNone(FrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
+        Objects.requireNonNull(handler, "handler");
+        return changeIfNone(handler, s -> s.withFrames(handler), policy, errors, true);
+    }
+
+    /** {@link #subscribeIfNone(FrameHandler, RetryPolicy, FrameErrorHandler)} for a batch listener. */
+    public ConsumerPort subscribeBatchesIfNone(FrameBatchHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
+        Objects.requireNonNull(handler, "handler");
+        return changeIfNone(handler, s -> s.withBatches(handler), policy, errors, true);
+    }
+
+    /** {@link #subscribeIfNone(FrameHandler, RetryPolicy, FrameErrorHandler)} for a device listener. */
+    public ConsumerPort subscribeDeviceIfNone(DeviceFrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
+        Objects.requireNonNull(handler, "handler");
+        return changeIfNone(handler, s -> s.withDevice(handler), policy, errors, false);
+    }
+
+    private synchronized ConsumerPort changeIfNone(Object listener, java.util.function.UnaryOperator<Subscription> as,
+            RetryPolicy policy, FrameErrorHandler errors, boolean host) {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(errors, "errors");
+        Subscription now = subscription;
+        if (now.subscribed()) {
+            throw new IllegalStateException("consumer device " + device + " of channel '" + channel.name() + "' already has the "
+                    + "listener " + now.describe() + ", so " + listener + " was not subscribed; a consumer has one listener: subscribe "
+                    + "only one, or replace it on purpose with subscribe(...)");
+        }
+        return change(s -> as.apply(s.withRetry(policy).withErrors(errors)), host);
     }
 
     public boolean subscribed() {

@@ -4,13 +4,16 @@ import java.util.Map;
 
 /**
  * What closing a channel left behind. Every frame whose publish returned is either delivered to every
- * live consumer or counted here, per consumer in {@code undelivered}; frames claimed and committed
- * whose publish never happened (the producers were shut first) are {@code unpublished}.
+ * live consumer or counted here, per consumer in {@code undelivered}, exactly: a frame counts as
+ * delivered once it was handed to the listener (the one a blocked listener is in included), and no
+ * frame counted undelivered reaches a listener after the report, so replaying them duplicates nothing.
+ * Frames claimed and committed whose publish never happened (the producers were shut first) are
+ * {@code unpublished}.
  *
  * @param channel              channel name
  * @param published            frames published when the producers were shut (the drain's target)
- * @param undelivered          per consumer device, published frames it did not acknowledge (absent or 0: all delivered)
- * @param timedOut             whether the drain gave up waiting
+ * @param undelivered          per consumer device, published frames never handed to its listener (absent or 0: all delivered)
+ * @param timedOut             whether the drain gave up waiting for this channel (a consumer had not acknowledged everything at its deadline)
  * @param unpublished          frames claimed but never published: their producers were refused once the channel drained
  * @param listenersNotReturned per consumer device, the listener still inside a call when the drain ended; the
  *                             channel's memory stays allocated until it returns

@@ -77,6 +77,9 @@ final class FrameDelivery {
                 handledTo = s;
                 continue;
             }
+            if (!r.hand(s)) {
+                break; // the channel closed and its drain counted this frame undelivered: it goes to no listener
+            }
             int firstAttempt = s == start && r.resumeAttempt > 0 ? r.resumeAttempt : 1;
             int outcome = deliverFrame(r, f, firstAttempt, mayWait);
             if (outcome == RETRY_ELSEWHERE) {
@@ -134,6 +137,10 @@ final class FrameDelivery {
         if (batch.size == 0) {
             return;
         }
+        if (!r.hand(r.to)) {
+            r.handledTo = r.from - 1; // the channel closed and its drain counted these undelivered
+            return;
+        }
         RetryPolicy retry = r.subscription.retry;
         Exception last = r.lastFailure;
         for (int attempt = r.resumeAttempt > 0 ? r.resumeAttempt : 1; attempt <= retry.maxAttempts(); attempt++) {
@@ -175,6 +182,9 @@ final class FrameDelivery {
     private void deliverDevice(Round r, boolean mayWait) {
         deviceFrames.first = r.from;
         deviceFrames.last = r.to;
+        if (!r.hand(r.to)) {
+            return; // the channel closed and its drain counted these undelivered: nothing acknowledged
+        }
         RetryPolicy retry = r.subscription.retry;
         Exception last = r.lastFailure;
         for (int attempt = r.resumeAttempt > 0 ? r.resumeAttempt : 1; attempt <= retry.maxAttempts(); attempt++) {
@@ -250,6 +260,12 @@ final class FrameDelivery {
             return true;
         } catch (Exception ex) {
             r.holdNanos = Math.max(1_000_000, r.subscription.retry.maxBackoff().toNanos());
+            if (!r.subscription.sameListener(port.subscription())) {
+                // its listener was removed or replaced: the frame waits for the next one, no retry of this one
+                log.debug("seqlink channel '{}' consumer {}: frame {} stays unacknowledged, its listener was removed: {}",
+                        port.channel(), port.device(), frame.sequence(), ex.toString());
+                return false;
+            }
             log.error("seqlink channel '{}' consumer {}: frame {} failed every retry and the error handler refused it; "
                     + "the consumer holds at that frame and tries again: {}", port.channel(), port.device(), frame.sequence(),
                     ex.toString());

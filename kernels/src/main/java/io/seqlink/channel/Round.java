@@ -28,12 +28,16 @@ final class Round {
     private static final VarHandle STATUS;
     private static final VarHandle ATTEMPT;
     private static final VarHandle CALLS;
+    private static final VarHandle HANDED;
+    /** Set in {@link #handed} once the channel's drain counted what was handed: nothing more is. */
+    private static final long SEALED = Long.MIN_VALUE;
 
     static {
         try {
             STATUS = MethodHandles.lookup().findVarHandle(Round.class, "status", int.class);
             ATTEMPT = MethodHandles.lookup().findVarHandle(Round.class, "attempt", int.class);
             CALLS = MethodHandles.lookup().findVarHandle(Round.class, "calls", long.class);
+            HANDED = MethodHandles.lookup().findVarHandle(Round.class, "handed", long.class);
         } catch (ReflectiveOperationException ex) {
             throw new ExceptionInInitializerError(ex);
         }
@@ -45,6 +49,13 @@ final class Round {
     private int attempt;
     @SuppressWarnings("unused") // through CALLS
     private long calls;
+    /**
+     * The highest sequence handed to a listener over all rounds (a frame counts once its first call
+     * begins), with {@link #SEALED} set once the drain took it: one compare-and-set per hand-over, so the
+     * drain's count and the deliverer's next frame never cross.
+     */
+    @SuppressWarnings("unused") // through HANDED
+    private long handed;
 
     // ---- filled by the poller -----------------------------------------------------------------
     long number;
@@ -103,6 +114,31 @@ final class Round {
     /** Listener calls so far, readable from any thread. */
     long calls() {
         return (long) CALLS.getOpaque(this);
+    }
+
+    /**
+     * Marks frames up to {@code sequence} handed to the listener, just before its call; false once the
+     * drain sealed the count (the channel closed: the frame must not be delivered). True again for a
+     * frame already handed (a retry) until then. The deliverer is the one writer besides {@link #sealHanded}.
+     */
+    boolean hand(long sequence) {
+        for (long h = (long) HANDED.getVolatile(this); ; h = (long) HANDED.getVolatile(this)) {
+            if (h < 0) {
+                return false;
+            }
+            if (h >= sequence || HANDED.compareAndSet(this, h, sequence)) {
+                return true;
+            }
+        }
+    }
+
+    /** Seals the handed count (the drain, once the consumer is closed): what was handed, from now on no more. Any thread. */
+    long sealHanded() {
+        for (long h = (long) HANDED.getVolatile(this); ; h = (long) HANDED.getVolatile(this)) {
+            if (h < 0 || HANDED.compareAndSet(this, h, h | SEALED)) {
+                return h & ~SEALED;
+            }
+        }
     }
 
     /** Starts a round over {@code from..to}. */

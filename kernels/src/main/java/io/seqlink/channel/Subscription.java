@@ -46,6 +46,16 @@ final class Subscription {
         return new Subscription(Kind.DEVICE, null, null, Objects.requireNonNull(handler, "handler"), retry, errors);
     }
 
+    /** No listener; the retry policy and error handler stay (a later listener keeps them unless it sets its own). */
+    Subscription withoutListener() {
+        return new Subscription(Kind.NONE, null, null, null, retry, errors);
+    }
+
+    /** Whether {@code other} delivers to the same listener (a changed retry policy or error handler does not count). */
+    boolean sameListener(Subscription other) {
+        return kind == other.kind && frames == other.frames && batches == other.batches && device == other.device;
+    }
+
     Subscription withRetry(RetryPolicy policy) {
         return new Subscription(kind, frames, batches, device, policy, errors);
     }

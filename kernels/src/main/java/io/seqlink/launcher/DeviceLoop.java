@@ -3,6 +3,8 @@ package io.seqlink.launcher;
 import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.PortDriver;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.IdleStrategy;
@@ -16,8 +18,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The loop runs listeners inline (no thread hop on the fast path) but never waits for one: a failed
  * attempt's retries go to the port's listener thread, and when a listener holds the loop up (one call
- * waiting for {@link Launcher#HANDOFF_AFTER}, or running for ten times that, or a round for twenty-five
- * times that) the watchdog {@link #supersede supersedes} the loop thread: a new thread serves every
+ * waiting for {@link Launcher#HANDOFF_AFTER}, or running on a CPU for ten times that, or a round lasting
+ * twenty-five times that: {@link HandoffRule}) the watchdog {@link #supersede supersedes} the loop thread: a new thread serves every
  * port of the device, the stuck one finishes its round and ends, and that port's listener gets a
  * thread of its own until its rounds are quick again. Another channel of the device waits at most that long, plus the
  * watchdog's tick.
@@ -26,10 +28,13 @@ final class DeviceLoop implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceLoop.class);
     private static final long ERROR_LOG_INTERVAL_NANOS = 5_000_000_000L;
+    /** Threads' CPU clocks, or {@code null} where the JVM does not measure them (then wall time stands in). */
+    private static final ThreadMXBean CPU_CLOCKS = cpuClocks();
 
     private final int device;
     private final int batchSize;
     private final IdleStrategy idle;
+    private final HandoffRule handoff;
     private final CopyOnWriteArrayList<PortDriver> ports = new CopyOnWriteArrayList<>();
     /** The same ports as an array for the loop: iterating the list allocated an iterator per pass. */
     private volatile PortDriver[] polled = new PortDriver[0];
@@ -43,12 +48,14 @@ final class DeviceLoop implements Runnable {
     private PortDriver watchedPort;
     private long watchedCalls;
     private long watchedSince;
+    private long watchedCpuSince;
     private int generation;
     private long lastErrorLogNanos;
     private volatile long passes;
 
-    DeviceLoop(int device, int batchSize, IdleStrategy idle) {
+    DeviceLoop(int device, int batchSize, IdleStrategy idle, long handoffNanos) {
         this.device = device;
+        this.handoff = new HandoffRule(handoffNanos);
         this.batchSize = batchSize;
         this.idle = idle;
     }
@@ -106,13 +113,11 @@ final class DeviceLoop implements Runnable {
     }
 
     /**
-     * The watchdog's look, every tick: a listener holds the loop thread up when one call of it has
-     * lasted {@code afterNanos} while the thread waits (parked, sleeping, blocked on a lock), or ten
-     * times that while it runs (a thread merely descheduled on a busy machine is not handed over for a
-     * short call), or its whole round twenty-five times that. Then that port's listener gets a thread of
-     * its own and a new loop thread serves the device. True when it did.
+     * The watchdog's look, every tick: hands the listener in progress over ({@link HandoffRule}) when it
+     * holds the loop thread up. Then that port's listener gets a thread of its own and a new loop thread
+     * serves the device. True when it did.
      */
-    synchronized boolean supersede(long nowNanos, long afterNanos) {
+    synchronized boolean supersede(long nowNanos) {
         long since = stepSince;
         PortDriver stuck = stepPort;
         Thread old = thread;
@@ -121,25 +126,49 @@ final class DeviceLoop implements Runnable {
             return false; // only a listener is handed over: a loop waiting on its device would wait on any thread
         }
         long calls = stuck.listenerCalls();
+        long cpu = cpuTime(old, nowNanos);
         if (stuck != watchedPort || calls != watchedCalls) {
             watchedPort = stuck;
             watchedCalls = calls;
             watchedSince = nowNanos;
+            watchedCpuSince = cpu;
         }
         long call = nowNanos - watchedSince;
         Thread.State state = old.getState();
         boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED;
-        if (!(call >= afterNanos && waiting) && call < 10 * afterNanos && nowNanos - since < 25 * afterNanos) {
+        if (!handoff.handOver(call, cpu - watchedCpuSince, nowNanos - since, waiting)) {
             return false;
         }
         stuck.delegate();
         watchedPort = null;
         startThread();
-        log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}); it gets a thread "
-                + "of its own until its rounds are quick again, and thread '{}' serves the device's other consumers (the old one ends when the "
-                + "listener returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since),
-                waiting ? "waiting" : "running", thread.getName());
+        log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}, its call {} ms on a CPU); "
+                + "it gets a thread of its own until its rounds are quick again, and thread '{}' serves the device's other consumers "
+                + "(the old one ends when the listener returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since),
+                waiting ? "waiting" : "running", TimeUnit.NANOSECONDS.toMillis(cpu - watchedCpuSince), thread.getName());
         return true;
+    }
+
+    /** {@code t}'s CPU time, or {@code wallNanos} where the JVM does not measure it (or {@code t} ended). */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() is Java 19+
+    private static long cpuTime(Thread t, long wallNanos) {
+        long cpu = CPU_CLOCKS == null ? -1 : CPU_CLOCKS.getThreadCpuTime(t.getId());
+        return cpu < 0 ? wallNanos : cpu;
+    }
+
+    private static ThreadMXBean cpuClocks() {
+        try {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            if (threads.isThreadCpuTimeSupported()) {
+                if (!threads.isThreadCpuTimeEnabled()) {
+                    threads.setThreadCpuTimeEnabled(true);
+                }
+                return threads;
+            }
+        } catch (RuntimeException | LinkageError ex) {
+            log.debug("seqlink launcher: no thread CPU clocks ({}); wall time decides listener hand-overs", ex.toString());
+        }
+        return null;
     }
 
     /** Stops the loop within {@code deadlineNanos} (it waits for no listener: a stuck one was superseded) and the ports' listener threads. */

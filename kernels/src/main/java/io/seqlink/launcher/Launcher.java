@@ -34,8 +34,9 @@ public final class Launcher implements AutoCloseable {
      * How long one listener call may wait (parked, sleeping, blocked) on a device loop before the loop
      * moves to a new thread and that listener to a thread of its own: what another channel of the device
      * can be delayed by a blocked listener, plus the watchdog's 1 ms tick. A call that runs gets ten
-     * times this, a whole round twenty-five times (so a thread merely descheduled on a busy machine, or a
-     * big round of quick calls, is not handed over).
+     * times this of CPU time (so a thread merely descheduled on a busy machine is not handed over), a whole
+     * round twenty-five times of wall time (so a big round of quick calls is not, and a call blocked in
+     * native code is).
      */
     public static final Duration HANDOFF_AFTER = Duration.ofMillis(2);
     private static final long TICK_NANOS = 1_000_000;
@@ -56,7 +57,7 @@ public final class Launcher implements AutoCloseable {
     /** Adds a consumer to its device's loop; once the launcher runs, it drives the port. */
     public void register(ConsumerPort port) {
         DeviceLoop loop = loops.computeIfAbsent(port.device(),
-                d -> new DeviceLoop(d, settings.batchSize(), settings.idleStrategy().create()));
+                d -> new DeviceLoop(d, settings.batchSize(), settings.idleStrategy().create(), HANDOFF_AFTER.toNanos()));
         loop.add(Channels.driver(port));
         if (running) {
             loop.start();
@@ -160,12 +161,11 @@ public final class Launcher implements AutoCloseable {
 
     private void watch() {
         long periodNanos = settings.watchdogPeriod().toNanos();
-        long handoffNanos = HANDOFF_AFTER.toNanos();
         long nextStallCheck = System.nanoTime();
         while (running) {
             long now = System.nanoTime();
             for (DeviceLoop loop : loops.values()) {
-                loop.supersede(now, handoffNanos);
+                loop.supersede(now);
             }
             if (now - nextStallCheck >= 0) {
                 nextStallCheck = now + periodNanos;

@@ -37,7 +37,7 @@ class BackendsTest {
                 List.of(new EmulatedBackendProvider(EmulatedTopology.allNvlink(5))));
         try (Backend backend = choice.backend()) {
             assertThat(backend.deviceCount()).isEqualTo(5);
-            assertThat(choice.reason()).isEqualTo("seqlink.backend=emulated");
+            assertThat(choice.reason()).isEqualTo("the emulated backend was chosen");
             assertThat(choice.cause()).isNull();
         }
     }
@@ -105,7 +105,10 @@ class BackendsTest {
         });
         assertThatThrownBy(() -> Backends.open(BackendSelection.CUDA, List.of(cuda)))
                 .isInstanceOf(BackendUnavailableException.class)
-                .hasMessageContaining("seqlink.backend=cuda").hasMessageContaining("seqlink.backend=auto or emulated");
+                .hasMessageContaining("the CUDA backend was chosen (seqlink.backend=cuda), but there is no usable CUDA driver")
+                .hasMessageContaining("nvidia-smi").hasMessageContaining("set seqlink.backend=auto")
+                .hasMessageContaining("seqlink.backend=emulated").hasMessageContaining("BackendSelection.AUTO or EMULATED")
+                .satisfies(e -> assertThat(((BackendUnavailableException) e).problem()).doesNotContain("BackendSelection"));
     }
 
     private static EmulatedBackendProvider emulated() {

@@ -36,11 +36,11 @@ import org.junit.jupiter.api.Test;
  * used and closed on the same devices. Every frame carries its id and a checksummed pattern; every
  * consumer must get every frame exactly once, intact: 0 lost, 0 duplicated, 0 corrupt.
  *
- * <p>10^6 frames by default (about 20 s on two busy cores); {@code -Dseqlink.soak.frames=N} runs more.
+ * <p>10^6 frames by default (about 20 s on two busy cores); {@code -Dseqlink-build.soak.frames=N} runs more.
  */
 class ChurnSoakTest {
 
-    private static final int FRAMES = Integer.getInteger("seqlink.soak.frames", 1_000_000);
+    private static final int FRAMES = Integer.getInteger("seqlink-build.soak.frames", 1_000_000);
     private static final int PRODUCERS = 3;
     private static final int MAX_LENGTH = 200;
     private static final double FAILURE_RATE = 1e-4;

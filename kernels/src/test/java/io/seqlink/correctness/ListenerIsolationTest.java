@@ -20,7 +20,7 @@ class ListenerIsolationTest {
 
     private static final int FRAMES = 20;
     /** Far above the few milliseconds the healthy channel may be delayed, far below the failing one's backoff. */
-    private static final long BOUND_MILLIS = 400;
+    private static final long BOUND_MICROS = 400_000;
 
     @Test
     void aRetryingListenerDelaysNoOtherChannelOnItsDevice() throws Exception {
@@ -37,8 +37,8 @@ class ListenerIsolationTest {
             assertThat(failing.offer(Rig.frame(1, 1), 0, 24)).isEqualTo(1);
             assertThat(Rig.await(Duration.ofSeconds(5), () -> failing.consumer(1).snapshot().rounds() > 0)).isTrue();
 
-            long worst = worstDelay(healthy, delivered);
-            assertThat(worst).as("slowest healthy frame, ms, while the other listener retries").isLessThan(BOUND_MILLIS);
+            long worst = worstDelay(healthy, delivered, "retries");
+            assertThat(worst).as("slowest healthy frame, µs, while the other listener retries").isLessThan(BOUND_MICROS);
             assertThat(failing.consumer(1).retrying()).as("the failing consumer shows it retries").isTrue();
             assertThat(failing.consumer(1).snapshot().retrying()).isTrue();
             assertThat(healthy.consumer(1).retrying()).isFalse();
@@ -58,8 +58,8 @@ class ListenerIsolationTest {
             try {
                 assertThat(blocked.offer(Rig.frame(1, 1), 0, 24)).isEqualTo(1);
                 assertThat(Rig.await(Duration.ofSeconds(5), () -> blocked.consumer(1).snapshot().rounds() > 0)).isTrue();
-                long worst = worstDelay(healthy, delivered);
-                assertThat(worst).as("slowest healthy frame, ms, while the other listener blocks").isLessThan(BOUND_MILLIS);
+                long worst = worstDelay(healthy, delivered, "blocks");
+                assertThat(worst).as("slowest healthy frame, µs, while the other listener blocks").isLessThan(BOUND_MICROS);
             } finally {
                 release.countDown();
             }
@@ -86,15 +86,19 @@ class ListenerIsolationTest {
             release.countDown();
             assertThat(Rig.await(Duration.ofSeconds(10), () -> delivered.get() == 1)).isTrue();
             assertThat(thread.get()).as("delivered after the hand-off on").startsWith("seqlink-launcher-1");
-            for (long s = 2; s <= 3 + DeliveryRounds.TO_RETURN; s++) { // one round each: quick ones
+            // one round each, all quick; a round slowed by a busy machine (over 2 ms) starts the count again, so allow for some
+            long s = 2;
+            do {
                 assertThat(ch.offer(Rig.frame(s, 1), 0, 24)).isPositive();
                 long n = s;
                 assertThat(Rig.await(Duration.ofSeconds(10), () -> delivered.get() >= n)).isTrue();
                 if (s == 2) {
                     assertThat(thread.get()).as("the next rounds").startsWith("seqlink-listener-once-1");
                 }
-            }
-            assertThat(thread.get()).as("after %d quick rounds", DeliveryRounds.TO_RETURN).startsWith("seqlink-launcher-1");
+                s++;
+            } while (s <= 3 + 20L * DeliveryRounds.TO_RETURN && !thread.get().startsWith("seqlink-launcher-1"));
+            assertThat(thread.get()).as("after %d rounds", s - 2).startsWith("seqlink-launcher-1");
+            assertThat(s - 2).as("rounds before it returned").isGreaterThanOrEqualTo(DeliveryRounds.TO_RETURN);
         }
     }
 
@@ -103,16 +107,21 @@ class ListenerIsolationTest {
         static final int TO_RETURN = 1_000;
     }
 
-    /** Publishes {@value #FRAMES} frames one at a time; the longest any took to be delivered, in ms. */
-    private static long worstDelay(PublishChannel healthy, AtomicLong delivered) {
+    /**
+     * Publishes {@value #FRAMES} frames one at a time; the longest any took to be delivered, in µs, printed
+     * (the figure docs/reliability.md records; the first frame includes the hand-over of the other listener).
+     */
+    private static long worstDelay(PublishChannel healthy, AtomicLong delivered, String other) {
         long worst = 0;
         for (int i = 1; i <= FRAMES; i++) {
             long start = System.nanoTime();
             assertThat(healthy.offer(Rig.frame(i, 2), 0, 24)).isPositive();
             long n = i;
             assertThat(Rig.await(Duration.ofSeconds(10), () -> delivered.get() >= n)).isTrue();
-            worst = Math.max(worst, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            worst = Math.max(worst, TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start));
         }
+        System.out.printf("ListenerIsolationTest: while the other listener %s, the slowest of %d healthy frames took %d µs "
+                + "from offer to its listener%n", other, FRAMES, worst);
         return worst;
     }
 }

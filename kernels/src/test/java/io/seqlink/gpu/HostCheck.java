@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@code seqlink-host-check} (built by build-kernels.sh from the CUDA headers, runs without a GPU)
- * and returns its lines. Looked up at the system property {@code seqlink.hostCheck}, then
+ * and returns its lines. Looked up at the system property {@code seqlink-build.host-check}, then
  * {@code target/native/} and {@code kernels/target/native/}; tests are skipped, saying so, without it.
  */
 final class HostCheck {
@@ -28,7 +28,7 @@ final class HostCheck {
         }
         Path bin = find();
         assumeTrue(bin != null, "seqlink-host-check was not built (no nvcc when the kernels module was built); "
-                + "set -Dseqlink.hostCheck=/path/to/seqlink-host-check to run the header contract tests");
+                + "set -Dseqlink-build.host-check=/path/to/seqlink-host-check to run the header contract tests");
         Process p = new ProcessBuilder(bin.toString()).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
@@ -39,7 +39,7 @@ final class HostCheck {
     }
 
     private static Path find() {
-        String prop = System.getProperty("seqlink.hostCheck");
+        String prop = System.getProperty("seqlink-build.host-check");
         List<Path> candidates = new ArrayList<>();
         if (prop != null && !prop.isBlank()) {
             candidates.add(Path.of(prop));

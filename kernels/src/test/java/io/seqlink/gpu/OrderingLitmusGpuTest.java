@@ -23,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * hardware is known to provoke ({@code must-fail}) sees one, which proves the tests can fail; those
  * controls are named here, so a control that stops being run or stops being asserted fails the test too.
  * Rows of kind {@code control} (removals not yet shown to fail here) and {@code practice} (outcomes the
- * PTX model allows) are printed, not asserted. Found at {@code -Dseqlink.litmus}, then {@code target/native/}.
+ * PTX model allows) are printed, not asserted. Found at {@code -Dseqlink-build.litmus}, then {@code target/native/}.
  */
 @Tag("gpu")
 class OrderingLitmusGpuTest {
@@ -44,7 +44,7 @@ class OrderingLitmusGpuTest {
     @Test
     void everyOrderingHelperHoldsAndTheControlsShowTheTestsCanFail() throws Exception {
         Gpu.assumeDriver();
-        String prop = System.getProperty("seqlink.litmus", "");
+        String prop = System.getProperty("seqlink-build.litmus", "");
         Path bin = prop.isBlank() ? Path.of("target/native/seqlink-litmus") : Path.of(prop);
         assumeTrue(Files.isExecutable(bin), bin + " was not built (no nvcc or no nlohmann/json when the kernels module was built)");
         Process p = new ProcessBuilder(bin.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();

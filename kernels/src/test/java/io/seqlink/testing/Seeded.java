@@ -7,13 +7,13 @@ import java.util.function.Consumer;
  * Seeded, reproducible randomized checks with plain JUnit. Each case draws from its own
  * {@link SplittableRandom} whose seed is
  * derived from the run seed and the case number; a failing case is reported with both, and
- * {@code -Dseqlink.seed=<run seed>} (and optionally {@code -Dseqlink.case=<n>}) replays it.
+ * {@code -Dseqlink-build.seed=<run seed>} (and optionally {@code -Dseqlink-build.case=<n>}) replays it.
  */
 public final class Seeded {
 
-    /** The run seed: {@code -Dseqlink.seed}, else a fixed default so CI runs are repeatable. */
+    /** The run seed: {@code -Dseqlink-build.seed}, else a fixed default so CI runs are repeatable. */
     public static long runSeed() {
-        return Long.getLong("seqlink.seed", 0x5EED_1234_ABCDL);
+        return Long.getLong("seqlink-build.seed", 0x5EED_1234_ABCDL);
     }
 
     private Seeded() {
@@ -22,7 +22,7 @@ public final class Seeded {
     /** Runs {@code cases} random cases of {@code property}; a failure names the seed and case to replay. */
     public static void forAll(String name, int cases, Consumer<SplittableRandom> property) {
         long seed = runSeed();
-        Integer only = Integer.getInteger("seqlink.case");
+        Integer only = Integer.getInteger("seqlink-build.case");
         for (int c = 0; c < cases; c++) {
             if (only != null && only != c) {
                 continue;
@@ -32,7 +32,7 @@ public final class Seeded {
                 property.accept(random);
             } catch (AssertionError | RuntimeException e) {
                 AssertionError failure = new AssertionError(name + " failed at case " + c + " of run seed " + seed
-                        + "; replay with -Dseqlink.seed=" + seed + " -Dseqlink.case=" + c + ": " + e.getMessage(), e);
+                        + "; replay with -Dseqlink-build.seed=" + seed + " -Dseqlink-build.case=" + c + ": " + e.getMessage(), e);
                 throw failure;
             }
         }

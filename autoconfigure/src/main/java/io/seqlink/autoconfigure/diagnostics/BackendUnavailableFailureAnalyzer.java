@@ -4,12 +4,15 @@ import io.seqlink.backend.BackendUnavailableException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-/** Reports {@code seqlink.backend=cuda} on a machine where the CUDA backend cannot run. */
+/**
+ * Reports {@code seqlink.backend=cuda} on a machine where the CUDA backend cannot run: the runtime's
+ * {@link BackendUnavailableException#problem()}, then the alternatives as properties with what each does.
+ */
 class BackendUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<BackendUnavailableException> {
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, BackendUnavailableException cause) {
-        String description = "The seqlink CUDA backend cannot run here (seqlink.backend=cuda):\n\n    " + cause.getMessage()
+        String description = "The seqlink CUDA backend cannot run here (seqlink.backend=cuda):\n\n    " + cause.problem()
                 + (cause.getCause() == null ? "" : "\n    First failure: " + cause.getCause());
         String action = """
                 Make a GPU usable, or choose another backend:

@@ -75,7 +75,9 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle {
      * Checks {@code listeners} against the runtime's channels, reporting every problem at once, then
      * subscribes each to its consumers.
      *
-     * @throws SeqlinkConfigurationException listing every listener problem; nothing is subscribed then
+     * @throws SeqlinkConfigurationException listing every listener problem; nothing is subscribed then. Also
+     *         when another thread subscribes a listener in code to one of these consumers while they are bound:
+     *         that listener stays, the error names both (the listeners bound before it stay bound)
      */
     public synchronized void registerAll(List<ChannelListenerEndpoint> listeners) {
         List<Violation> problems = new ArrayList<>();
@@ -128,13 +130,19 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle {
         endpoints.addAll(listeners);
     }
 
+    /** Binds {@code ep} unless another thread subscribed a listener in code since the check: then it names both. */
     private void subscribe(ChannelListenerEndpoint ep, PublishChannel channel, ConsumerPort port) {
         ListenerInvoker invoker = new ListenerInvoker(ep, port, channel.spec().producer());
-        port.retryPolicy(retryPolicy).errorHandler(errorHandler);
-        switch (ep.kind()) {
-            case FRAME -> port.subscribe(invoker);
-            case BATCH -> port.subscribeBatches(invoker);
-            case DEVICE -> port.subscribeDevice(invoker);
+        try {
+            switch (ep.kind()) {
+                case FRAME -> port.subscribeIfNone(invoker, retryPolicy, errorHandler);
+                case BATCH -> port.subscribeBatchesIfNone(invoker, retryPolicy, errorHandler);
+                case DEVICE -> port.subscribeDeviceIfNone(invoker, retryPolicy, errorHandler);
+            }
+        } catch (IllegalStateException taken) {
+            throw new SeqlinkConfigurationException(List.of(new Violation("@ChannelListener(channel = \"" + channel.name()
+                    + "\") on " + ep.describe(), taken.getMessage() + " (subscribed in code while the listeners were bound)",
+                    "subscribe either in code or with @ChannelListener")));
         }
         log.debug("seqlink: {} listens on channel '{}' device {} ({})", ep.id(), channel.name(), port.device(), port.transport());
     }

@@ -35,7 +35,7 @@ class BackendReasonsTests {
 
     @Test
     void aShortCalmReasonIsShownWhole() {
-        assertThat(BackendReasons.summary("seqlink.backend=emulated")).isEqualTo("seqlink.backend=emulated");
+        assertThat(BackendReasons.summary("the emulated backend was chosen")).isEqualTo("the emulated backend was chosen");
         assertThat(BackendReasons.summary("CUDA driver 12.6, 2 device(s): 0=NVIDIA H200, 1=NVIDIA H200"))
                 .isEqualTo("CUDA driver 12.6, 2 device(s): 0=NVIDIA H200, 1=NVIDIA H200");
         assertThat(BackendReasons.summary("no CUDA driver (libcuda.so.1 not found)"))

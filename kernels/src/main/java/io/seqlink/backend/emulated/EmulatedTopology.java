@@ -14,6 +14,9 @@ public final class EmulatedTopology {
     /** Latency added to each remote access of an {@link LinkMode#NVLINK_PROXIED} link unless set. */
     public static final long DEFAULT_PROXIED_LATENCY_NANOS = 4_000;
 
+    /** The most devices a simulated machine has. */
+    public static final int MAX_DEVICES = 64;
+
     private final int deviceCount;
     private final LinkMode[][] modes;
     private final long[][] latencyNanos;
@@ -111,8 +114,8 @@ public final class EmulatedTopology {
         private int streamQueueCapacity = 1024;
 
         private Builder(int deviceCount) {
-            if (deviceCount < 1 || deviceCount > 64) {
-                throw new IllegalArgumentException("deviceCount must be between 1 and 64, was " + deviceCount);
+            if (deviceCount < 1 || deviceCount > MAX_DEVICES) {
+                throw new IllegalArgumentException("deviceCount must be between 1 and " + MAX_DEVICES + ", was " + deviceCount);
             }
             this.deviceCount = deviceCount;
             this.modes = new LinkMode[deviceCount][deviceCount];

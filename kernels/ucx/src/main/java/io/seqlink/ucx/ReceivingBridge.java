@@ -92,20 +92,23 @@ public final class ReceivingBridge implements UcxBridge {
      */
     @Override
     public BridgeCloseReport close(Duration timeout) {
-        return closing.close(() -> {
+        return closing.close(timeout, () -> {
             link.stopTaking();
             boolean ended = link.stop(timeout);
             if (ended) {
                 landing.close();
             }
-            LinkStatus s = link.status();
-            s.finish(LinkState.CLOSED, null);
-            long taken = s.received();
-            long confirmed = s.consumed();
-            BridgeCloseReport report = new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed,
-                    Math.max(0, s.remoteStaged() - taken), confirmed < taken || !ended);
-            return report;
-        });
+            link.status().finish(LinkState.CLOSED, null);
+            return report(ended);
+        }, () -> report(false));
+    }
+
+    private BridgeCloseReport report(boolean ended) {
+        LinkStatus s = link.status();
+        long taken = s.received();
+        long confirmed = s.consumed();
+        return new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed,
+                Math.max(0, s.remoteStaged() - taken), confirmed < taken || !ended);
     }
 
     @Override

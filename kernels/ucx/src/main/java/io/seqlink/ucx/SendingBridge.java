@@ -23,8 +23,8 @@ import org.openucx.jucx.ucp.UcpContext;
  * <pre>
  *   producer ── PublishChannel (local) ── ConsumerPort(d) ──> listener: copy into SendWindow slot
  *                                                              │ (waits here while the window is full)
- *                                         link thread: put slots ─ flush ─ put sent_seq ──> receiver
- *                                                      &lt;── status line puts: received, consumed (credit), heartbeat
+ *                                         link thread: FRAMES message (a batch of slots) ──> receiver
+ *                                                      &lt;── STATUS message: received, consumed (credit), heartbeat
  * </pre>
  *
  * The listener acknowledges a frame to the local channel once it is in the window, which holds it
@@ -34,7 +34,8 @@ import org.openucx.jucx.ucp.UcpContext;
  * what it read after the copy). The listener returns promptly when the bridge closes or its thread is
  * interrupted, and the frame then stays in the local channel (held, not acknowledged).
  *
- * <p>Threads: see {@link UcxBridge}; the listener runs on the port's poller, the link on its own thread.
+ * <p>Threads: see {@link UcxBridge}; the listener runs on the port's poller (the device loop, or the port's
+ * listener thread once it waits for credit), the link on its own thread.
  */
 public final class SendingBridge implements UcxBridge {
 
@@ -96,11 +97,17 @@ public final class SendingBridge implements UcxBridge {
     }
 
     /**
-     * Closes the link and opens it again, resuming after the last frame the receiver published: nothing
-     * is lost or carried twice (an operator's action after a network change). Any thread.
+     * Closes the link in order (a goodbye after the frames already sent, then a flushing close, at most
+     * {@code connect-timeout}) and opens it again, resuming after the last frame the receiver published:
+     * nothing is lost or carried twice (an operator's action after a network change). Any thread.
      */
     public void reconnect() {
         link.reconnect();
+    }
+
+    /** Drops the link as a failure would (at once, no goodbye, sends in flight cancelled): for tests of that path. */
+    void dropLinkAbruptly() {
+        link.dropAbruptly();
     }
 
     /** The local consumer port the bridge takes frames from. */
@@ -119,27 +126,32 @@ public final class SendingBridge implements UcxBridge {
     /**
      * Waits (within {@code timeout}) for the bridge to take what the local channel published and for the
      * receiver to confirm everything taken, reconnecting if needed; then stops taking frames and closes.
-     * Frames published after that stay in the local channel, reported in {@code localBacklog}.
+     * Frames published after that stay in the local channel, reported in {@code localBacklog}; the port
+     * has no listener any more, so a bridge opened again on it later carries them.
      */
     @Override
     public BridgeCloseReport close(Duration timeout) {
-        return closing.close(() -> {
+        return closing.close(timeout, () -> {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (port.backlog() > 0 && System.nanoTime() - deadline < 0 && !Thread.currentThread().isInterrupted()) {
                 LockSupport.parkNanos(1_000_000);
             }
+            port.unsubscribe(); // no new frame reaches the bridge; a frame staging now stays in the channel, unacknowledged
             window.close();
             boolean ended = link.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             if (ended) {
                 region.close(); // never while the link thread may still put from it
             }
             link.status().finish(LinkState.CLOSED, null);
-            long taken = window.staged();
-            long confirmed = window.credited();
-            BridgeCloseReport report = new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed,
-                    port.backlog(), confirmed < taken || !ended);
-            return report;
-        });
+            return report(ended);
+        }, () -> report(false));
+    }
+
+    private BridgeCloseReport report(boolean ended) {
+        long taken = window.staged();
+        long confirmed = window.credited();
+        return new BridgeCloseReport(channel.name(), role(), taken, confirmed, taken - confirmed, port.backlog(),
+                confirmed < taken || !ended);
     }
 
     @Override

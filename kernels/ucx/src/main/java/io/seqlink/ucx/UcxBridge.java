@@ -4,7 +4,9 @@ import java.time.Duration;
 
 /**
  * One end of a channel carried across hosts. Threads: every method is safe from any thread;
- * {@link #close(Duration)} acts once (an atomic transition) and every later call returns the first report.
+ * {@link #close(Duration)} acts once (an atomic transition) and every later call returns the first report; a call
+ * made while another thread's close runs waits for it within its own timeout and returns at once on interrupt
+ * (keeping the flag), with the counts so far marked {@code timedOut}.
  */
 public interface UcxBridge extends AutoCloseable {
 

@@ -82,10 +82,23 @@ public final class UcxEnvironment {
                 types, null);
     }
 
-    /** What a failed load means, with the fix. */
-    static String describe(Throwable t, String jucx) {
+    /**
+     * What a failed load of JUCX or UCX means, with the fix: the binding missing from the class path,
+     * UCX libraries older than the binding needs (an undefined symbol), UCX not installed, JUCX failed
+     * before (the JVM then answers with a bare "Could not initialize class"), or a context UCX refused.
+     * Safe from any thread.
+     *
+     * @param failure what loading or opening a context threw
+     * @param jucx    the JUCX binding's version
+     */
+    public static String describe(Throwable failure, String jucx) {
+        Throwable t = failure instanceof ExceptionInInitializerError e && e.getCause() != null ? e.getCause() : failure;
         String message = String.valueOf(t.getMessage());
-        if (t instanceof NoClassDefFoundError && message.contains("org/openucx")) {
+        if (t instanceof NoClassDefFoundError && message.startsWith("Could not initialize class")) {
+            return "JUCX " + jucx + " failed to initialize earlier in this process (" + message + "); its first failure was "
+                    + "lost to the JVM: look for an UnsatisfiedLinkError above. " + INSTALL_HINT;
+        }
+        if (t instanceof NoClassDefFoundError && (message.contains("org/openucx") || message.contains("org.openucx"))) {
             return "the JUCX binding (org.openucx:jucx) is not on the classpath. Add org.openucx:jucx:" + jucx + ". " + INSTALL_HINT;
         }
         if (message.contains("undefined symbol")) {

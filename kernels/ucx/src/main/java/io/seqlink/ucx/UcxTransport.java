@@ -52,7 +52,7 @@ public final class UcxTransport implements AutoCloseable {
     /** {@link #open(Map)}; {@code closeTimeout} bounds what {@link #close()} gives each bridge. */
     public static UcxTransport open(Map<String, String> config, Duration closeTimeout) {
         UcxInfo info = UcxEnvironment.requireAvailable();
-        UcpParams params = new UcpParams().requestRmaFeature().requestAmFeature();
+        UcpParams params = new UcpParams().requestAmFeature();
         if (!config.containsKey("CM_REUSEADDR")) {
             params.setConfig("CM_REUSEADDR", "y"); // a restarted receiver binds its port again at once
         }

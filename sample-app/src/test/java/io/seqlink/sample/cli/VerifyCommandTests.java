@@ -22,7 +22,7 @@ class VerifyCommandTests {
         assertThat(run.status).as(run.out).isEqualTo(VerifyCommand.OK);
         assertThat(run.out)
                 .contains("seqlink topology")
-                .contains("backend    emulated (seqlink.backend=emulated)")
+                .contains("backend    emulated (the emulated backend was chosen)")
                 .containsPattern("LINK\\s+CHANNELS\\s+VERDICT\\s+ATOMIC ADD\\s+ACQUIRE LOAD\\s+SCALING\\s+PROBE\\s+REQUIRED")
                 .containsPattern("0 -> 1\\s+frames\\s+peer-atomic\\s+\\d+(\\.\\d+)? (ns|us)\\s+\\S+ (ns|us)\\s+x\\S+\\s+ok\\s+ok")
                 .containsPattern("0 -> 2\\s+frames\\s+peer-copy\\s+-\\s+-\\s+-\\s+-\\s+ok")

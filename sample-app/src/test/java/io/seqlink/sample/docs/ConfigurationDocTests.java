@@ -19,11 +19,11 @@ import org.springframework.core.io.FileSystemResource;
 /**
  * {@code docs/configuration.md} is generated from the configuration metadata and must match it: the build
  * fails when a property is added, removed or re-described without regenerating the file. With
- * {@code -Dseqlink.docs.update=true} the test rewrites the file instead.
+ * {@code -Dseqlink-build.docs-update=true} the test rewrites the file instead.
  */
 class ConfigurationDocTests {
 
-    static final Path ROOT = Path.of(System.getProperty("seqlink.root", "..")).toAbsolutePath().normalize();
+    static final Path ROOT = Path.of(System.getProperty("seqlink-build.root", "..")).toAbsolutePath().normalize();
     static final Path DOC = ROOT.resolve("docs/configuration.md");
 
     @Test
@@ -32,14 +32,14 @@ class ConfigurationDocTests {
         Path copy = Path.of("target/generated-docs/configuration.md");
         Files.createDirectories(copy.getParent());
         Files.writeString(copy, generated, StandardCharsets.UTF_8);
-        if (Boolean.getBoolean("seqlink.docs.update")) {
+        if (Boolean.getBoolean("seqlink-build.docs-update")) {
             Files.writeString(DOC, generated, StandardCharsets.UTF_8);
         }
         assertThat(DOC).as("docs/configuration.md exists").exists();
         assertThat(Files.readString(DOC, StandardCharsets.UTF_8))
                 .as("docs/configuration.md is out of date with the configuration metadata (the new version is in "
                         + "sample-app/target/generated-docs/configuration.md). Regenerate it: mvn -B -ntp -pl sample-app -am test "
-                        + "-Dtest=ConfigurationDocTests -Dsurefire.failIfNoSpecifiedTests=false -Dseqlink.docs.update=true")
+                        + "-Dtest=ConfigurationDocTests -Dsurefire.failIfNoSpecifiedTests=false -Dseqlink-build.docs-update=true")
                 .isEqualTo(generated);
     }
 

@@ -26,7 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @EmulatedSampleTest
 class DocumentedMetricsTests {
 
-    static final Path ROOT = Path.of(System.getProperty("seqlink.root", "..")).toAbsolutePath().normalize();
+    static final Path ROOT = Path.of(System.getProperty("seqlink-build.root", "..")).toAbsolutePath().normalize();
     static final Pattern METRIC = Pattern.compile("\\b(?:seqlink|sample_pipeline)_[a-z_]+\\b");
     static final Pattern SERIES = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]", Pattern.MULTILINE);
 

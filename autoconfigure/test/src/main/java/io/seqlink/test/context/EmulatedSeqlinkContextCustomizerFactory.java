@@ -1,5 +1,6 @@
 package io.seqlink.test.context;
 
+import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.test.SeqlinkFaults;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,11 +36,12 @@ public final class EmulatedSeqlinkContextCustomizerFactory implements ContextCus
         List<String> p = new ArrayList<>();
         p.add("seqlink.backend=emulated");
         p.add("seqlink.verify.enabled=" + a.verify());
+        if (a.devices() < 0 || a.devices() > EmulatedTopology.MAX_DEVICES) {
+            throw new IllegalArgumentException("@EmulatedSeqlink(devices = " + a.devices() + "): give 1 to "
+                    + EmulatedTopology.MAX_DEVICES + " devices, or 0 to keep seqlink.emulated.device-count as configured");
+        }
         if (a.devices() > 0) {
             p.add("seqlink.emulated.device-count=" + a.devices());
-        } else if (a.devices() < 0) {
-            throw new IllegalArgumentException("@EmulatedSeqlink(devices = " + a.devices() + "): give 1 to 64 devices, "
-                    + "or 0 to keep seqlink.emulated.device-count as configured");
         }
         entries("links", a.links(), p);
         entries("latency", a.latency(), p);

@@ -21,6 +21,23 @@ class EmulatedSeqlinkContextCustomizerFactoryTests {
     static class Misconfigured {
     }
 
+    @EmulatedSeqlink(devices = 65)
+    static class TooMany {
+    }
+
+    @EmulatedSeqlink(devices = -1)
+    static class Negative {
+    }
+
+    @Test
+    void aDeviceCountOutsideOneToSixtyFourIsRejectedAtTheAnnotation() {
+        for (Class<?> test : List.of(TooMany.class, Negative.class)) {
+            EmulatedSeqlink a = test.getAnnotation(EmulatedSeqlink.class);
+            assertThatIllegalArgumentException().isThrownBy(() -> EmulatedSeqlinkContextCustomizerFactory.properties(a))
+                    .withMessageContaining("@EmulatedSeqlink(devices = " + a.devices() + "): give 1 to 64 devices, or 0");
+        }
+    }
+
     @Test
     void theAnnotationIsTheEmulatedBackendAndItsMachineAsProperties() {
         assertThat(EmulatedSeqlinkContextCustomizerFactory.properties(Full.class.getAnnotation(EmulatedSeqlink.class)))

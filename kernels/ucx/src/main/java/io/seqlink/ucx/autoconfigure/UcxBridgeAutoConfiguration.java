@@ -1,6 +1,7 @@
 package io.seqlink.ucx.autoconfigure;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.autoconfigure.channel.SeqlinkChannelsAutoConfiguration;
 import io.seqlink.ucx.BridgeSnapshot;
 import io.seqlink.ucx.UcxTransport;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,7 +20,7 @@ import org.springframework.context.annotation.Conditional;
  * unless a bridge is configured; when UCX's libraries are missing or mismatched, startup fails with a
  * report that says what to install.
  */
-@AutoConfiguration(afterName = "io.seqlink.autoconfigure.channel.SeqlinkChannelsAutoConfiguration")
+@AutoConfiguration(after = SeqlinkChannelsAutoConfiguration.class)
 @ConditionalOnClass(name = "org.openucx.jucx.ucp.UcpContext")
 @ConditionalOnBooleanProperty(name = "seqlink.ucx.enabled", matchIfMissing = true)
 @ConditionalOnBean(SeqlinkRuntime.class)

@@ -19,12 +19,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     frames: { listen: 0.0.0.0:13337 }                      # publish what arrives into local channel 'frames'
  * </pre>
  *
- * @param enabled      whether configured bridges open (default true)
- * @param config       UCX configuration, e.g. {@code TLS: tcp} or {@code NET_DEVICES: mlx5_0:1}
- * @param senders      per local channel: where to carry it
- * @param receivers    per local channel: where to listen for its sender
- * @param link         how every link behaves
- * @param closeTimeout how long closing gives each bridge to finish what it holds
+ * @param enabled      Whether the configured bridges open. When false, nothing loads UCX.
+ * @param config       UCX settings by their UCX_ name without the prefix, over the environment's (e.g. 'TLS: tcp',
+ *                     'NET_DEVICES: mlx5_0:1'). CM_REUSEADDR is 'y' unless set here.
+ * @param senders      Bridges that carry a local channel to another host, by channel name.
+ * @param receivers    Bridges that publish what arrives from another host into a local channel, by channel name.
+ * @param link         How every link behaves.
+ * @param closeTimeout How long closing gives each bridge to finish what it holds: a sender waits for its backlog to be
+ *                     taken and confirmed, a receiver for its consumers to acknowledge what it published.
  */
 @ConfigurationProperties("seqlink.ucx")
 public record UcxBridgeProperties(@DefaultValue("true") boolean enabled, @DefaultValue Map<String, String> config,
@@ -53,12 +55,15 @@ public record UcxBridgeProperties(@DefaultValue("true") boolean enabled, @Defaul
     /**
      * Link behaviour, for every bridge.
      *
-     * @param window            frames in flight across each link
-     * @param heartbeatInterval how often each end tells the other it is alive
-     * @param linkTimeout       peer silence after which the link is reported stalled
-     * @param connectTimeout    how long a connection attempt may take to be answered
-     * @param reconnectMin      first wait before connecting again (doubles per failure)
-     * @param reconnectMax      longest wait between attempts
+     * @param window            Frames in flight across each link, 1 to 65536: slots of the sender's send ring and of the
+     *                          receiver's landing ring (each window times the slot stride of registered memory).
+     * @param heartbeatInterval How often each end tells the other it is alive (the receiver also resends its credit).
+     * @param linkTimeout       Peer silence after which the link is reported stalled (health DOWN); at least three
+     *                          heartbeats. Nothing is torn down: a peer that only paused goes on where it was.
+     * @param connectTimeout    How long a connection attempt may take to be answered by the handshake, and an orderly
+     *                          close to finish.
+     * @param reconnectMin      The first wait before connecting again; doubled per failed attempt.
+     * @param reconnectMax      The longest wait between attempts.
      */
     public record Link(@DefaultValue("64") int window, @DefaultValue("100ms") Duration heartbeatInterval,
             @DefaultValue("3s") Duration linkTimeout, @DefaultValue("2s") Duration connectTimeout,

@@ -4,6 +4,7 @@ import io.seqlink.SeqlinkConfigurationException;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.Violation;
+import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
 import io.seqlink.ucx.BridgeCloseReport;
 import io.seqlink.ucx.BridgeSnapshot;
 import io.seqlink.ucx.UcxBridge;
@@ -13,13 +14,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The configured bridges of one role as a lifecycle. Receivers ({@link #RECEIVER_PHASE}) start after
- * the listener registry started the launcher and stop before it drains the channels, so nothing new
+ * The configured bridges of one role as a lifecycle, in phases around the listener registry's
+ * ({@link ChannelListenerEndpointRegistry#DEFAULT_PHASE}). Receivers ({@link #RECEIVER_PHASE}) start
+ * after the registry started the launcher and stop before it drains the channels, so nothing new
  * arrives during the drain and the last credits reach the sender. Senders ({@link #SENDER_PHASE}) start
  * before the registry and stop after its drain, so the drain carries every published frame across.
  *
@@ -29,9 +32,10 @@ public final class UcxBridges implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(UcxBridges.class);
 
-    /** Around the listener registry's {@code Integer.MAX_VALUE - 100}: receivers inside it, senders outside. */
-    public static final int RECEIVER_PHASE = Integer.MAX_VALUE - 50;
-    public static final int SENDER_PHASE = Integer.MAX_VALUE - 200;
+    /** After the listener registry starts, before it stops. */
+    public static final int RECEIVER_PHASE = ChannelListenerEndpointRegistry.DEFAULT_PHASE + 50;
+    /** Before the listener registry starts, after it stops. */
+    public static final int SENDER_PHASE = ChannelListenerEndpointRegistry.DEFAULT_PHASE - 100;
 
     private final BridgeSnapshot.Role role;
     private final SeqlinkRuntime runtime;
@@ -61,7 +65,7 @@ public final class UcxBridges implements SmartLifecycle {
     }
 
     /** The snapshot of {@code channel}'s bridge, or {@code null} while it is not open. */
-    public @org.jspecify.annotations.Nullable BridgeSnapshot snapshot(String channel) {
+    public @Nullable BridgeSnapshot snapshot(String channel) {
         UcxBridge b = bridges.get(channel);
         return b == null ? null : b.snapshot();
     }
@@ -101,7 +105,8 @@ public final class UcxBridges implements SmartLifecycle {
         return v;
     }
 
-    static InetSocketAddress parse(String address) {
+    /** {@code host:port} as an address, or {@code null} when {@code address} is missing or not of that form. */
+    static @Nullable InetSocketAddress parse(@Nullable String address) {
         if (address == null) {
             return null;
         }
@@ -139,6 +144,7 @@ public final class UcxBridges implements SmartLifecycle {
                 log.warn("seqlink UCX: {} of '{}' closed with frames unconfirmed: {}", role, r.channel(), r);
             }
         }
+        bridges.clear(); // start() opens new ones on the same channels
         running = false;
     }
 

@@ -14,7 +14,7 @@ public final class Handshake {
     public static final int HELLO_ID = 11;
     public static final int WELCOME_ID = 12;
     static final int MAGIC = 0x53514c55; // "SQLU"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     public static final int ACCEPTED = 0;
     public static final int REFUSED = 1;
@@ -25,67 +25,60 @@ public final class Handshake {
     /**
      * What the sender offers.
      *
-     * @param channel       the channel name, the same on both hosts
-     * @param epoch         random per sender process: a new epoch means a restarted sender
-     * @param window        slots of the sender's send ring
-     * @param slotBytes     the largest frame the sender carries
-     * @param oldest        the oldest link sequence the sender still holds (credited + 1)
-     * @param staged        the newest link sequence staged
-     * @param statusAddress where the receiver puts its status line
-     * @param key           the packed key of the sender's region
+     * @param channel    the channel name, the same on both hosts
+     * @param epoch      random per sender process: a new epoch means a restarted sender
+     * @param connection this connection's number: every later message carries it, and a message of another
+     *                   connection is ignored
+     * @param window     slots of the sender's send ring
+     * @param slotBytes  the largest frame the sender carries (its ring's stride follows from it)
+     * @param oldest     the oldest link sequence the sender still holds (credited + 1)
+     * @param staged     the newest link sequence staged
      */
-    public record Hello(String channel, long epoch, int window, long slotBytes, long oldest, long staged, long statusAddress,
-            byte[] key) {
+    public record Hello(String channel, long epoch, long connection, int window, long slotBytes, long oldest, long staged) {
     }
 
     /**
      * What the receiver answers.
      *
-     * @param status        {@link #ACCEPTED} or {@link #REFUSED}
-     * @param reason        why it refused, or empty
-     * @param resumeFrom    the first link sequence the sender must (re)send
-     * @param window        slots of the landing ring
-     * @param stride        bytes per landing slot
-     * @param regionAddress the landing region (control line, then ring)
-     * @param key           the packed key of the landing region
+     * @param status     {@link #ACCEPTED} or {@link #REFUSED}
+     * @param reason     why it refused, or empty
+     * @param resumeFrom the first link sequence the sender must (re)send
+     * @param window     slots of the landing ring: the sender never sends a batch across its end
+     * @param stride     bytes per landing slot: the sender's own stride, which the receiver adopts
      */
-    public record Welcome(int status, String reason, long resumeFrom, int window, long stride, long regionAddress, byte[] key) {
+    public record Welcome(int status, String reason, long resumeFrom, int window, long stride) {
 
         public static Welcome refused(String reason) {
-            return new Welcome(REFUSED, reason, 0, 0, 0, 0, new byte[0]);
+            return new Welcome(REFUSED, reason, 0, 0, 0);
         }
     }
 
     public static ByteBuffer encode(Hello h) {
         byte[] name = h.channel().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocateDirect(8 + 8 + 4 + 8 * 5 + 4 + name.length + 4 + h.key().length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(MAGIC).putInt(VERSION).putLong(h.epoch()).putInt(h.window()).putLong(h.slotBytes()).putLong(h.oldest())
-                .putLong(h.staged()).putLong(h.statusAddress());
+        ByteBuffer b = ByteBuffer.allocateDirect(8 + 8 * 2 + 4 + 8 * 3 + 4 + name.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(MAGIC).putInt(VERSION).putLong(h.epoch()).putLong(h.connection()).putInt(h.window()).putLong(h.slotBytes())
+                .putLong(h.oldest()).putLong(h.staged());
         putBytes(b, name);
-        putBytes(b, h.key());
         return b.flip();
     }
 
     public static Hello decodeHello(ByteBuffer src) {
         ByteBuffer b = checked(src);
         long epoch = b.getLong();
+        long connection = b.getLong();
         int window = b.getInt();
         long slotBytes = b.getLong();
         long oldest = b.getLong();
         long staged = b.getLong();
-        long status = b.getLong();
         String name = new String(getBytes(b), StandardCharsets.UTF_8);
-        return new Hello(name, epoch, window, slotBytes, oldest, staged, status, getBytes(b));
+        return new Hello(name, epoch, connection, window, slotBytes, oldest, staged);
     }
 
     public static ByteBuffer encode(Welcome w) {
         byte[] reason = w.reason().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocateDirect(8 + 4 + 8 + 4 + 8 + 8 + 4 + reason.length + 4 + w.key().length)
-                .order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(MAGIC).putInt(VERSION).putInt(w.status()).putLong(w.resumeFrom()).putInt(w.window()).putLong(w.stride())
-                .putLong(w.regionAddress());
+        ByteBuffer b = ByteBuffer.allocateDirect(8 + 4 + 8 + 4 + 8 + 4 + reason.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(MAGIC).putInt(VERSION).putInt(w.status()).putLong(w.resumeFrom()).putInt(w.window()).putLong(w.stride());
         putBytes(b, reason);
-        putBytes(b, w.key());
         return b.flip();
     }
 
@@ -95,9 +88,8 @@ public final class Handshake {
         long resumeFrom = b.getLong();
         int window = b.getInt();
         long stride = b.getLong();
-        long region = b.getLong();
         String reason = new String(getBytes(b), StandardCharsets.UTF_8);
-        return new Welcome(status, reason, resumeFrom, window, stride, region, getBytes(b));
+        return new Welcome(status, reason, resumeFrom, window, stride);
     }
 
     private static ByteBuffer checked(ByteBuffer src) {
@@ -115,13 +107,6 @@ public final class Handshake {
             throw new IllegalArgumentException("the peer speaks seqlink UCX protocol " + version + ", this build speaks "
                     + VERSION + ": run the same seqlink-ucx version on both hosts");
         }
-        return b;
-    }
-
-    /** A packed key as the direct buffer {@code unpackRemoteKey} reads. */
-    static ByteBuffer keyBuffer(byte[] key) {
-        ByteBuffer b = ByteBuffer.allocateDirect(key.length);
-        b.put(key).flip();
         return b;
     }
 

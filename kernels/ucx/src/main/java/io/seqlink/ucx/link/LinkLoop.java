@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpEndpoint;
-import org.openucx.jucx.ucp.UcpRemoteKey;
+import org.openucx.jucx.ucp.UcpRequest;
 import org.openucx.jucx.ucp.UcpWorker;
 import org.openucx.jucx.ucp.UcpWorkerParams;
 import org.slf4j.Logger;
@@ -163,21 +163,34 @@ public abstract class LinkLoop implements Runnable {
     /** Link thread, last: closes endpoints and keys (the worker is closed after it). */
     protected abstract void release();
 
-    /** Closes a key and force-closes an endpoint, ignoring what a dead peer makes them throw. */
-    protected static void closeQuietly(@Nullable UcpRemoteKey key, @Nullable UcpEndpoint endpoint) {
-        try {
-            if (key != null) {
-                key.close();
-            }
-        } catch (RuntimeException ignored) {
-            // a key of a lost endpoint
+    /**
+     * Link thread: closes {@code ep} (UCX flushes what was sent on it first when {@code flush}, else
+     * cancels it) and progresses the worker until UCX is done with it, at most {@code connect-timeout}.
+     * Returns whether the close completed; UCX allows one close per endpoint, so one that did not is
+     * left to the worker's close.
+     */
+    protected final boolean closeEndpoint(@Nullable UcpEndpoint ep, boolean flush) {
+        if (ep == null) {
+            return true;
         }
+        UcpRequest closing;
         try {
-            if (endpoint != null) {
-                endpoint.closeNonBlockingForce();
-            }
-        } catch (RuntimeException ignored) {
-            // the endpoint failed already
+            closing = flush ? ep.closeNonBlockingFlush() : ep.closeNonBlockingForce();
+        } catch (RuntimeException ex) {
+            return true; // the endpoint failed already; UCX released it
         }
+        long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
+        while (!closing.isCompleted()) {
+            if (System.nanoTime() - deadline >= 0) {
+                log.debug("seqlink UCX {}: closing an endpoint did not complete within {}", name, settings.connectTimeout());
+                return false;
+            }
+            try {
+                worker.progress();
+            } catch (Exception ex) {
+                // a callback's UCX call on the endpoint being closed: the close goes on
+            }
+        }
+        return true;
     }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.openucx.jucx.UcxCallback;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
 import org.openucx.jucx.ucp.UcpConnectionRequest;
@@ -21,20 +20,18 @@ import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpEndpointParams;
 import org.openucx.jucx.ucp.UcpListener;
 import org.openucx.jucx.ucp.UcpListenerParams;
-import org.openucx.jucx.ucp.UcpRemoteKey;
 import org.openucx.jucx.ucp.UcpWorker;
 import org.openucx.jucx.ucs.UcsConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The receiving end of a link, on its link thread: listens, takes the sender's handshake, and moves
- * landed frames into the local channel. It reads {@code sent_seq} with acquire; every slot up to it
- * is complete (the sender put it before a flush that completed here), so each is checked by its stamp,
- * claimed in the local channel, copied and published (one publish per batch). Its status line
- * (received, consumed, heartbeat) goes back with a put whenever it moved, and at every heartbeat.
- * "Consumed" is the newest link sequence every local consumer acknowledged: the sender reuses a slot
- * only then, which is what makes the link lossless end to end.
+ * The receiving end of a link, on its link thread: listens, takes the sender's handshake, lands
+ * {@link LinkMessages#FRAMES} batches in its {@link LandingRing} and moves landed frames, in link
+ * sequence order, into the local channel (claim, copy, commit; one publish per pass). Its STATUS
+ * (received, consumed, heartbeat) goes back whenever it moved, and at every heartbeat. "Consumed" is
+ * the newest link sequence every local consumer acknowledged: the sender reuses a slot only then,
+ * which is what makes the link lossless end to end.
  */
 public final class ReceiverLink extends LinkLoop {
 
@@ -43,14 +40,12 @@ public final class ReceiverLink extends LinkLoop {
 
     private final PublishChannel local;
     private final InetSocketAddress listenAddress;
-    private final RegisteredRegion landing;
-    private final int window;
-    private final long stride;
+    private final LandingRing landing;
     private final long slotBytes;
     private final OriginTable origins;
     private final List<ConsumerPort> ports = new ArrayList<>();
-    private final ByteBuffer[] payloads;
-    private final ControlWords control = new ControlWords(LinkLayout.STATUS_BYTES);
+    private final MessageHeaders control = new MessageHeaders(16);
+    private final String stallMessage;
     private volatile @Nullable InetSocketAddress bound;
     private volatile boolean stopTaking;
 
@@ -58,11 +53,15 @@ public final class ReceiverLink extends LinkLoop {
     private @Nullable UcpListener listener;
     private final ArrayDeque<UcpConnectionRequest> requests = new ArrayDeque<>();
     private final List<Pending> pending = new ArrayList<>();
+    private final HandshakeReplies replies = new HandshakeReplies();
+    private @Nullable Pending accepting;
+    private Handshake.@Nullable Hello acceptingHello;
+    private long acceptDeadlineNanos;
     private @Nullable UcpEndpoint endpoint;
-    private @Nullable UcpRemoteKey senderKey;
+    private long connection;
     private @Nullable String failure;
+    private long bye;
     private int generation;
-    private long senderStatus;
     private long epoch;
     private long received;
     private long epochBase;
@@ -71,6 +70,7 @@ public final class ReceiverLink extends LinkLoop {
     private long reportedReceived = -1;
     private long reportedConsumed = -1;
     private long beat;
+    private long senderBeat;
     private long lastSenderBeat = -1;
     private long nextStatusNanos;
     private long pendingDeadlineNanos;
@@ -80,20 +80,15 @@ public final class ReceiverLink extends LinkLoop {
         super(context, settings, "seqlink-ucx-receive-" + local.name(), listenAddress.toString());
         this.local = local;
         this.listenAddress = listenAddress;
-        this.landing = landing;
-        this.window = settings.window();
         this.slotBytes = local.spec().slotBytes();
-        this.stride = LinkLayout.strideFor(slotBytes);
+        this.landing = new LandingRing(landing, settings.window(), slotBytes);
         this.origins = origins;
         for (int d : local.consumerDevices()) {
             ports.add(local.consumer(d));
         }
-        this.payloads = new ByteBuffer[window];
-        ByteBuffer all = landing.view();
-        for (int i = 0; i < window; i++) {
-            int at = (int) (LinkLayout.LINE + i * stride + LinkLayout.HEADER);
-            payloads[i] = all.slice(at, (int) slotBytes);
-        }
+        // a bridge opened again on the same channel (a restarted lifecycle): link frames map to local ones after those published
+        this.lastLocal = local.snapshot().published();
+        this.stallMessage = "the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)";
     }
 
     /** The address the listener is bound to (its port chosen by the system when 0 was asked). */
@@ -109,6 +104,37 @@ public final class ReceiverLink extends LinkLoop {
             }
             return UcsConstants.STATUS.UCS_OK;
         });
+        w.setAmRecvHandler(LinkMessages.FRAMES, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
+            if (endpoint != null && h.getLong(0) == connection && !stopTaking && failure == null) {
+                long first = h.getLong(8);
+                long last = h.getLong(16);
+                long bytes = h.getLong(24);
+                String wrong = bytes == data.getLength() ? landing.admissible(first, last, bytes, received)
+                        : "batch " + first + ".." + last + " says " + bytes + " B and carries " + data.getLength() + " B";
+                if (wrong == null) {
+                    landing.land(first, last, bytes, data);
+                } else {
+                    failure = wrong + ": a protocol error";
+                }
+            }
+            return UcsConstants.STATUS.UCS_OK; // a batch not taken is dropped by UCX (rendezvous: never fetched)
+        });
+        w.setAmRecvHandler(LinkMessages.BEAT, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
+            if (endpoint != null && h.getLong(0) == connection) {
+                senderBeat = h.getLong(8);
+                status.remoteStaged(h.getLong(16));
+            }
+            return UcsConstants.STATUS.UCS_OK;
+        });
+        w.setAmRecvHandler(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
+            if (endpoint != null && h.getLong(0) == connection) {
+                bye = h.getLong(8);
+            }
+            return UcsConstants.STATUS.UCS_OK;
+        });
         listener = w.newListener(new UcpListenerParams().setSockAddr(listenAddress).setConnectionHandler(requests::add));
         bound = listener.getAddress();
         status.finish(LinkState.CONNECTING, null);
@@ -120,7 +146,7 @@ public final class ReceiverLink extends LinkLoop {
         try {
             return advance(now);
         } catch (UcxException ex) {
-            lose("UCX failed: " + ex.getMessage()); // a put on an endpoint that died under it
+            lose("UCX failed: " + ex.getMessage()); // a send on an endpoint that died under it
             return 1;
         }
     }
@@ -133,11 +159,21 @@ public final class ReceiverLink extends LinkLoop {
             work++;
         }
         if (!pending.isEmpty() && now - pendingDeadlineNanos >= 0) {
-            pending.forEach(p -> closeQuietly(null, p.endpoint())); // connected, but no handshake came
+            pending.forEach(p -> closeEndpoint(p.endpoint(), false)); // connected, but no handshake came
             pending.clear();
+        }
+        replies.prune();
+        if (accepting != null) {
+            work += completeHandshake(now);
         }
         if (endpoint == null) {
             return work;
+        }
+        if (bye != 0) {
+            log.info("seqlink UCX channel '{}': the sender closed the link{}; waiting for it", local.name(),
+                    bye == LinkMessages.BYE_RECONNECTING ? " to reconnect" : "");
+            end(bye == LinkMessages.BYE_RECONNECTING ? "the sender is reconnecting" : "the sender closed the link", true);
+            return work + 1;
         }
         if (failure != null) {
             lose(failure);
@@ -145,13 +181,12 @@ public final class ReceiverLink extends LinkLoop {
         }
         work += deliver();
         work += report(now);
-        long senderBeat = landing.getAcquire(LinkLayout.SENDER_BEAT);
         if (senderBeat != lastSenderBeat) {
             lastSenderBeat = senderBeat;
             status.peerBeat(now);
             status.stalled(null);
         } else if (now - status.lastPeerBeatNanos() > settings.linkTimeout().toNanos()) {
-            status.stalled("the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)");
+            status.stalled(stallMessage); // a no-op unless connected: the message is built once
         }
         return work;
     }
@@ -161,7 +196,7 @@ public final class ReceiverLink extends LinkLoop {
             int gen = generation;
             UcpEndpoint ep = worker.newEndpoint(new UcpEndpointParams().setConnectionRequest(request).setPeerErrorHandlingMode()
                     .setName(name).setErrorHandler((e, code, message) -> {
-                        if (gen == generation && e.equals(endpoint)) {
+                        if (gen == generation && e.equals(endpoint) && failure == null) {
                             failure = "endpoint error: " + message;
                         }
                     }));
@@ -172,7 +207,7 @@ public final class ReceiverLink extends LinkLoop {
         }
     }
 
-    /** The sender's handshake, on the link thread (inside progress). */
+    /** The sender's handshake, inside progress: checked here, completed by {@link #completeHandshake} outside it. */
     private void hello(Handshake.Hello h, @Nullable UcpEndpoint replyEp) {
         Pending from = null;
         for (Pending p : pending) {
@@ -183,22 +218,48 @@ public final class ReceiverLink extends LinkLoop {
         if (from == null) {
             return; // a handshake of an endpoint already closed
         }
-        pending.remove(from);
-        UcpEndpoint ep = from.endpoint();
         String refusal = refusal(h);
         if (refusal != null) {
             log.error("seqlink UCX channel '{}': refusing the sender: {}", local.name(), refusal);
-            send(ep, Handshake.encode(Handshake.Welcome.refused(refusal)));
+            replies.send(from.endpoint(), Handshake.Welcome.refused(refusal)); // closed with the other pending ones
             return;
         }
+        pending.remove(from);
+        if (accepting != null) {
+            pending.add(accepting); // a newer handshake wins; the older endpoint is closed with the pending ones
+        }
+        accepting = from;
+        acceptingHello = h;
+        acceptDeadlineNanos = System.nanoTime() + settings.connectTimeout().toNanos();
+    }
+
+    /**
+     * Takes the accepted handshake once the previous connection is closed and every receive it started
+     * into the landing ring has ended, so no byte of an older connection can land after this one's.
+     */
+    private int completeHandshake(long now) {
         if (endpoint != null) {
             lose("a new connection from the sender replaced this one");
         }
+        if (landing.drain() > 0) {
+            if (now - acceptDeadlineNanos >= 0) {
+                log.warn("seqlink UCX channel '{}': receives of the lost connection did not end within {}; the sender "
+                        + "will connect again", local.name(), settings.connectTimeout());
+                closeEndpoint(accepting.endpoint(), false);
+                accepting = null;
+                acceptingHello = null;
+            }
+            return 0;
+        }
+        Pending from = accepting;
+        Handshake.Hello h = acceptingHello;
+        accepting = null;
+        acceptingHello = null;
         generation++;
-        endpoint = ep;
+        endpoint = from.endpoint();
+        connection = h.connection();
         failure = null;
-        senderKey = ep.unpackRemoteKey(Handshake.keyBuffer(h.key()));
-        senderStatus = h.statusAddress();
+        bye = 0;
         if (h.epoch() != epoch) {
             if (epoch != 0) {
                 log.warn("seqlink UCX channel '{}': the sender restarted (epoch {} after {}); frames it had not sent are gone "
@@ -215,16 +276,18 @@ public final class ReceiverLink extends LinkLoop {
             offset += received - (h.oldest() - 1);
             received = h.oldest() - 1;
         }
-        landing.setRelease(LinkLayout.SENT_SEQ, received); // forget what the lost connection announced
+        landing.reset(LinkLayout.strideFor(h.slotBytes()));
         lastSenderBeat = -1;
+        senderBeat = 0;
         reportedReceived = -1;
         reportedConsumed = -1;
-        status.connected(from.client(), epoch, System.nanoTime());
+        control.clear();
+        status.connected(from.client(), epoch, now);
         status.received(received);
-        send(ep, Handshake.encode(new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, window, stride, landing.address(),
-                landing.packedKey())));
+        replies.send(endpoint, new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, landing.window(), landing.stride()));
         log.info("seqlink UCX channel '{}': sender linked (epoch {}, resuming at frame {})", local.name(),
                 Long.toHexString(epoch), received + 1);
+        return 1;
     }
 
     private @Nullable String refusal(Handshake.Hello h) {
@@ -239,21 +302,20 @@ public final class ReceiverLink extends LinkLoop {
         return null;
     }
 
-    /** Moves landed frames into the local channel: claim, copy, commit; one publish for the pass. */
+    /** Moves landed frames into the local channel in order: claim, copy, commit; one publish for the pass. */
     private int deliver() {
         if (stopTaking) {
             return 0;
         }
-        long sent = landing.getAcquire(LinkLayout.SENT_SEQ);
-        status.remoteStaged(sent);
         int committed = 0;
-        while (received < sent && committed < MAX_FRAMES_PER_PASS) {
+        while (committed < MAX_FRAMES_PER_PASS) {
             long s = received + 1;
-            int off = (int) LinkLayout.slotOffset(s, window, stride);
-            long stamp = landing.getPlain(off + LinkLayout.STAMP);
-            long length = landing.getPlain(off + LinkLayout.LENGTH);
-            if (stamp != s || length < 0 || length > slotBytes) {
-                lose("frame " + s + " arrived malformed (stamp " + stamp + ", length " + length + "): a protocol error");
+            int landed = landing.poll(s);
+            if (landed == LandingRing.FAILED) {
+                failure = landing.problem();
+                break;
+            }
+            if (landed == LandingRing.WAITING) {
                 break;
             }
             long seq = local.tryClaim();
@@ -270,10 +332,10 @@ public final class ReceiverLink extends LinkLoop {
                 }
                 break; // back-pressured: the local consumers are behind; try again on the next pass
             }
+            int length = (int) landing.length(s);
             origins.record(seq, epoch, s);
-            ByteBuffer payload = payloads[(int) ((s - 1) % window)];
-            local.buffer().put(0, payload, 0, (int) length);
-            local.commit((int) length);
+            local.buffer().put(0, landing.view(), landing.payloadOffset(s), length);
+            local.commit(length);
             lastLocal = seq;
             received = s;
             status.addBytes(length);
@@ -286,17 +348,15 @@ public final class ReceiverLink extends LinkLoop {
         return committed;
     }
 
-    /** Puts the status line back to the sender when it moved, or at a heartbeat. */
+    /** Sends the STATUS back when it moved, or at a heartbeat. */
     private int report(long now) {
         long consumed = consumed();
         if (consumed == reportedConsumed && received == reportedReceived && now - nextStatusNanos < 0) {
             return 0;
         }
-        int slot = control.claim();
-        control.put(slot, LinkLayout.RECEIVED_SEQ, received);
-        control.put(slot, LinkLayout.CONSUMED_SEQ, consumed);
-        control.put(slot, LinkLayout.RECEIVER_BEAT, ++beat);
-        endpoint.putNonBlockingImplicit(control.address(slot), LinkLayout.STATUS_BYTES, senderStatus, senderKey);
+        if (!LinkMessages.sendControl(endpoint, control, LinkMessages.STATUS, connection, received, consumed, ++beat)) {
+            return 0; // every header buffer still in flight: the next pass sends the newest state
+        }
         reportedConsumed = consumed;
         reportedReceived = received;
         nextStatusNanos = now + settings.heartbeatInterval().toNanos();
@@ -318,25 +378,50 @@ public final class ReceiverLink extends LinkLoop {
         return Math.max(epochBase, Math.min(received, ack - offset));
     }
 
+    /** A lost link: closed at once; the sender connects again. */
     private void lose(String why) {
         log.warn("seqlink UCX channel '{}': link from the sender lost: {}; waiting for it to reconnect", local.name(), why);
+        end(why, false);
+    }
+
+    /** Ends the connection (in order, or at once) and waits for the sender. */
+    private void end(String why, boolean orderly) {
         generation++;
-        closeQuietly(senderKey, endpoint);
-        senderKey = null;
+        UcpEndpoint ep = endpoint;
         endpoint = null;
         failure = null;
+        bye = 0;
+        close(ep, orderly);
         if (status.state() != LinkState.FAILED) {
             status.lost(LinkState.RECONNECTING, why, true);
         }
     }
 
-    private void send(UcpEndpoint ep, ByteBuffer message) {
-        ep.sendAmNonBlocking(Handshake.WELCOME_ID, 0, 0, UcxUtils.getAddress(message), message.remaining(), 0, new UcxCallback() {
-            @Override
-            public void onSuccess(org.openucx.jucx.ucp.UcpRequest request) {
-                message.clear(); // keeps the buffer reachable until UCX is done with it
+    /**
+     * Closes a connection's endpoint. In order: the receives it started into the landing ring finish
+     * first (UCX must not close an endpoint with receives running on it), then a flushing close; at
+     * once, or when they do not finish within {@code connect-timeout}: a forced close, which cancels them.
+     */
+    private void close(@Nullable UcpEndpoint ep, boolean orderly) {
+        boolean drained = !orderly || awaitReceives();
+        closeEndpoint(ep, orderly && drained);
+        landing.drain();
+        control.clear();
+    }
+
+    private boolean awaitReceives() {
+        long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
+        while (landing.drain() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
             }
-        });
+            try {
+                worker.progress();
+            } catch (Exception ex) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Stops taking frames from the link (what landed stays with the sender, unconfirmed). Any thread. */
@@ -366,18 +451,28 @@ public final class ReceiverLink extends LinkLoop {
         if (endpoint != null) {
             reportedConsumed = -1;
             try {
-                report(now); // the last credit
+                report(now); // the last credit, then BYE after it on the same endpoint, then a flushing close
+                LinkMessages.sendControl(endpoint, control, LinkMessages.BYE, connection, LinkMessages.BYE_CLOSING, 0, 0);
             } catch (UcxException ex) {
                 // the sender is gone already; it resends what it never heard of
             }
+            generation++;
+            UcpEndpoint ep = endpoint;
+            endpoint = null;
+            close(ep, true);
         }
         return true;
     }
 
     @Override
     protected void release() {
-        closeQuietly(senderKey, endpoint);
-        pending.forEach(p -> closeQuietly(null, p.endpoint()));
+        generation++;
+        close(endpoint, false);
+        endpoint = null;
+        if (accepting != null) {
+            closeEndpoint(accepting.endpoint(), false);
+        }
+        pending.forEach(p -> closeEndpoint(p.endpoint(), false));
         pending.clear();
         if (listener != null) {
             listener.close();

@@ -1,7 +1,5 @@
 package io.seqlink.ucx.link;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.openucx.jucx.UcxUtils;
@@ -10,13 +8,11 @@ import org.openucx.jucx.ucp.UcpMemMapParams;
 import org.openucx.jucx.ucp.UcpMemory;
 
 /**
- * Host memory allocated and registered by UCX ({@code memoryMap}), which the peer reaches with puts
- * through its packed remote key. Words are read with acquire and written with release through a
- * {@link VarHandle} on a direct view. Closed once, by its owner, after every peer is gone.
+ * Host memory allocated and registered by UCX ({@code memoryMap}): a link's send or landing ring. UCX
+ * reads a send from it and lands a rendezvous receive in it without registering memory on the way.
+ * Closed once, by its owner, after the link thread (and with it the UCX worker) is gone.
  */
 public final class RegisteredRegion implements AutoCloseable {
-
-    private static final VarHandle WORDS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final UcpMemory memory;
     private final ByteBuffer view;
@@ -52,29 +48,9 @@ public final class RegisteredRegion implements AutoCloseable {
         return length;
     }
 
-    /** The packed remote key, copied: what the peer unpacks to put here. */
-    public byte[] packedKey() {
-        ByteBuffer key = memory.getRemoteKeyBuffer();
-        byte[] bytes = new byte[key.remaining()];
-        key.duplicate().get(bytes);
-        return bytes;
-    }
-
     /** The whole region as a little-endian direct buffer (absolute access only; shared, do not move its position). */
     public ByteBuffer view() {
         return view;
-    }
-
-    public long getAcquire(long offset) {
-        return (long) WORDS.getAcquire(view, (int) offset);
-    }
-
-    public long getPlain(long offset) {
-        return view.getLong((int) offset);
-    }
-
-    public void setRelease(long offset, long value) {
-        WORDS.setRelease(view, (int) offset, value);
     }
 
     @Override

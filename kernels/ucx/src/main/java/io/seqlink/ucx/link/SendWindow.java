@@ -7,8 +7,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The sender's ring of registered slots between the local channel and the link. The staging thread
  * (the bridge's listener on the local consumer port) copies each frame into the next slot and
- * releases {@link #staged()}; the link thread puts staged slots to the receiver and moves
- * {@link #credited()} from the receiver's status line. A slot is reused only when the receiver has
+ * releases {@link #staged()}; the link thread sends staged slots to the receiver and moves
+ * {@link #credited()} from the receiver's STATUS messages. A slot is reused only when the receiver has
  * confirmed the frame it held, so nothing in the window is ever overwritten before it is safe.
  *
  * <p>Threads: {@link #stage} belongs to one staging thread at a time (the port's poller); the
@@ -111,7 +111,7 @@ public final class SendWindow {
         view.putLong(off + LinkLayout.LENGTH, length);
         view.putLong(off + LinkLayout.SOURCE_SEQ, frame.sequence());
         view.put(off + LinkLayout.HEADER, frame.payload(), 0, length);
-        staged = s; // volatile write: the slot's bytes happen-before the link thread's puts of it
+        staged = s; // volatile write: the slot's bytes happen-before the link thread's send of it
         return s;
     }
 

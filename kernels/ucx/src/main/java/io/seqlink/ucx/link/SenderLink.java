@@ -5,14 +5,12 @@ import io.seqlink.ucx.LinkState;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import org.jspecify.annotations.Nullable;
-import org.openucx.jucx.UcxCallback;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
 import org.openucx.jucx.ucp.UcpConstants;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpEndpointParams;
-import org.openucx.jucx.ucp.UcpRemoteKey;
 import org.openucx.jucx.ucp.UcpRequest;
 import org.openucx.jucx.ucp.UcpWorker;
 import org.openucx.jucx.ucs.UcsConstants;
@@ -20,25 +18,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sending end of a link, on its link thread: connects to the receiver, handshakes, and carries
- * staged slots of the {@link SendWindow} across as "data, then sequence":
+ * The sending end of a link, on its link thread: connects to the receiver, handshakes, and sends
+ * staged slots of the {@link SendWindow} as {@link LinkMessages#FRAMES} messages, a batch of
+ * consecutive slots per message (whatever is staged when the link thread looks, up to
+ * {@value #MAX_BATCH_FRAMES} frames or {@value #MAX_BATCH_BYTES} bytes, never across either ring's
+ * end). UCX sends a small batch eagerly and a large one by rendezvous (the receiver pulls it into its
+ * landing ring); either way the receiver has the bytes only once its own UCX call completed.
  *
- * <pre>
- *   put slot s..t (header + payload) ──> receiver's landing ring          (implicit puts, no request)
- *   flush(endpoint)                      completes once every put above is complete AT THE RECEIVER
- *   on flush completion: put sent_seq = t ──> receiver's control line     (the receiver reads it with acquire)
- * </pre>
- *
- * One flush is in flight at a time while further slots are already being put, so the wire stays busy.
- * Credits come back in the status line the receiver puts into this side's region; the window reuses
- * a slot only when the receiver confirmed it. A lost link (endpoint error, or the receiver's heartbeat
- * silent for {@code linkTimeout}) is closed and opened again with a backoff; the handshake tells where
- * to resume, and what was not confirmed is put again.
+ * <p>Flow control: frame {@code s} is sent only while {@code s <= received + window} (its landing slot
+ * was published at the receiver), and its slot in the send window is handed back only once the
+ * receiver's consumers acknowledged it and no send reading it is in flight. A lost link (an endpoint
+ * error, a failed send, the handshake unanswered) is closed at once and opened again with a backoff;
+ * an orderly end (a reconnect asked for, a close) says BYE after the frames already sent and closes
+ * with a flush. The handshake tells where to resume; what was not confirmed is sent again.
  */
 public final class SenderLink extends LinkLoop {
 
     private static final Logger log = LoggerFactory.getLogger(SenderLink.class);
-    private static final int MAX_PUTS_PER_PASS = 64;
+    private static final int MAX_BATCH_FRAMES = 32;
+    private static final long MAX_BATCH_BYTES = 256 << 10;
+    private static final int MAX_BATCHES_PER_PASS = 16;
 
     private enum Phase { IDLE, HANDSHAKE, CONNECTED }
 
@@ -47,49 +46,71 @@ public final class SenderLink extends LinkLoop {
     private final SendWindow window;
     private final RegisteredRegion region;
     private final long epoch;
-    private final ControlWords control = new ControlWords(8);
+    private final SendsInFlight sends;
+    private final MessageHeaders control = new MessageHeaders(16);
+    private final String stallMessage;
+    private volatile boolean reconnectRequested;
+    private volatile boolean abortRequested;
 
     // link thread only
     private Phase phase = Phase.IDLE;
-    private int generation;
+    private long generation;
+    private long connection;
     private @Nullable UcpEndpoint endpoint;
-    private @Nullable UcpRemoteKey key;
     private @Nullable ByteBuffer hello;
+    private @Nullable UcpRequest helloSend;
     private Handshake.@Nullable Welcome welcome;
     private @Nullable String failure;
+    private long bye;
     private boolean everConnected;
-    private long remoteRegion;
     private int remoteWindow;
-    private long remoteStride;
     private long remoteReceived;
-    private long transmitted;
-    private long announced;
-    private long flushTarget;
-    private boolean flushInFlight;
+    private long remoteConsumed;
+    private long remoteBeat = -1;
     private long lastBeat = -1;
+    private long transmitted;
     private long beat;
     private long nextBeatNanos;
     private long deadlineNanos;
     private long retryAtNanos;
     private long backoffNanos;
-    private volatile boolean reconnectRequested;
 
-    public SenderLink(UcpContext context, BridgeSettings settings, String channel, InetSocketAddress peer, SendWindow window,
-            long epoch) {
+    public SenderLink(UcpContext context, BridgeSettings settings, String channel, InetSocketAddress peer,
+            SendWindow window, long epoch) {
         super(context, settings, "seqlink-ucx-send-" + channel, peer.toString());
         this.channel = channel;
         this.peer = peer;
         this.window = window;
         this.region = window.region();
         this.epoch = epoch;
+        this.sends = new SendsInFlight(window.window());
         this.backoffNanos = settings.reconnectMin().toNanos();
+        this.stallMessage = "the receiver at " + peer + " sent no heartbeat for " + settings.linkTimeout()
+                + " (link stalled, or the receiver hangs)";
     }
 
     @Override
     protected void open(UcpWorker w) {
         w.setAmRecvHandler(Handshake.WELCOME_ID, (headerAddress, headerSize, data, replyEp) -> {
-            if (data.isDataValid()) {
+            if (data.isDataValid() && phase == Phase.HANDSHAKE) {
                 welcome = Handshake.decodeWelcome(UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength()));
+            }
+            return UcsConstants.STATUS.UCS_OK;
+        });
+        w.setAmRecvHandler(LinkMessages.STATUS, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
+            if (phase == Phase.CONNECTED && h.getLong(0) == connection) {
+                // within a connection the receiver's counters only grow: keep the maximum whatever the arrival order
+                remoteReceived = Math.max(remoteReceived, Math.min(h.getLong(8), transmitted));
+                remoteConsumed = Math.max(remoteConsumed, Math.min(h.getLong(16), remoteReceived));
+                remoteBeat = h.getLong(24);
+            }
+            return UcsConstants.STATUS.UCS_OK;
+        });
+        w.setAmRecvHandler(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
+            if (h.getLong(0) == connection) {
+                bye = h.getLong(8);
             }
             return UcsConstants.STATUS.UCS_OK;
         });
@@ -100,7 +121,7 @@ public final class SenderLink extends LinkLoop {
         try {
             return advance(now);
         } catch (UcxException ex) {
-            lose("UCX failed: " + ex.getMessage(), now); // a put or flush on an endpoint that died under it
+            lose("UCX failed: " + ex.getMessage(), now); // a send on an endpoint that died under it
             return 1;
         }
     }
@@ -115,6 +136,10 @@ public final class SenderLink extends LinkLoop {
                 return 0;
             }
             case HANDSHAKE -> {
+                if (failure == null && helloSend != null && helloSend.isCompleted()
+                        && helloSend.getStatus() != UcsConstants.STATUS.UCS_OK) {
+                    failure = "the handshake could not be sent (" + UcxStatus.name(helloSend.getStatus()) + ")";
+                }
                 if (failure != null) {
                     lose(failure, now);
                 } else if (welcome != null) {
@@ -131,19 +156,18 @@ public final class SenderLink extends LinkLoop {
     }
 
     private void connect(long now) {
-        int gen = ++generation;
+        long gen = ++generation;
+        connection = epoch + gen; // unique per connection: the receiver ignores messages of any other
         failure = null;
         welcome = null;
-        // a restarted receiver starts from the credit: forget the status a previous one left here
-        region.setRelease(LinkLayout.RECEIVED_SEQ, window.credited());
-        region.setRelease(LinkLayout.CONSUMED_SEQ, window.credited());
+        bye = 0;
         try {
             endpoint = worker.newEndpoint(new UcpEndpointParams().setSocketAddress(peer).setPeerErrorHandlingMode()
                     .setName(name).setErrorHandler((ep, code, message) -> fail(gen, "endpoint error: " + message)));
-            hello = Handshake.encode(new Handshake.Hello(channel, epoch, window.window(), window.slotBytes(),
-                    window.credited() + 1, window.staged(), region.address(), region.packedKey()));
-            endpoint.sendAmNonBlocking(Handshake.HELLO_ID, 0, 0, UcxUtils.getAddress(hello), hello.remaining(),
-                    UcpConstants.UCP_AM_SEND_FLAG_REPLY, callback(gen, "handshake"));
+            hello = Handshake.encode(new Handshake.Hello(channel, epoch, connection, window.window(), window.slotBytes(),
+                    window.credited() + 1, window.staged()));
+            helloSend = endpoint.sendAmNonBlocking(Handshake.HELLO_ID, 0, 0, UcxUtils.getAddress(hello), hello.remaining(),
+                    UcpConstants.UCP_AM_SEND_FLAG_REPLY, null);
             phase = Phase.HANDSHAKE;
             deadlineNanos = now + settings.connectTimeout().toNanos();
         } catch (RuntimeException ex) {
@@ -154,137 +178,124 @@ public final class SenderLink extends LinkLoop {
     private void accept(Handshake.Welcome w, long now) {
         if (w.status() != Handshake.ACCEPTED) {
             log.error("seqlink UCX channel '{}': the receiver at {} refused the link: {}", channel, peer, w.reason());
-            drop();
+            drop(false);
             status.lost(LinkState.REFUSED, "the receiver refused the link: " + w.reason(), false);
             backoffNanos = settings.reconnectMax().toNanos();
             retryAtNanos = now + backoffNanos;
             return;
         }
         long resume = w.resumeFrom();
-        if (resume < window.credited() + 1 || resume > window.staged() + 1 || w.stride() < LinkLayout.HEADER + window.slotBytes()) {
+        if (resume < window.credited() + 1 || resume > window.staged() + 1 || w.stride() != window.stride() || w.window() < 1) {
             lose("the receiver's handshake does not fit this sender (resume at " + resume + ", held "
-                    + (window.credited() + 1) + ".." + window.staged() + ", its slot stride " + w.stride() + " B)", now);
+                    + (window.credited() + 1) + ".." + window.staged() + ", its slot stride " + w.stride() + " B, this side's "
+                    + window.stride() + " B)", now);
             return;
         }
-        key = endpoint.unpackRemoteKey(Handshake.keyBuffer(w.key()));
-        remoteRegion = w.regionAddress();
         remoteWindow = w.window();
-        remoteStride = w.stride();
         remoteReceived = resume - 1;
+        remoteConsumed = window.credited();
         if (transmitted >= resume) {
             status.addResent(transmitted - resume + 1);
         }
         transmitted = resume - 1;
-        announced = resume - 1;
-        flushInFlight = false;
         lastBeat = -1;
+        remoteBeat = -1;
         phase = Phase.CONNECTED;
         backoffNanos = settings.reconnectMin().toNanos();
         status.connected(peer.toString(), epoch, now);
-        status.sent(announced);
+        status.sent(transmitted);
         log.info("seqlink UCX channel '{}': linked to {} (resuming at frame {}, window {})", channel, peer, resume, remoteWindow);
         everConnected = true;
     }
 
     private int connected(long now) {
+        if (abortRequested) {
+            abortRequested = false;
+            lose("an abrupt reset was asked for", now);
+            return 1;
+        }
         if (reconnectRequested) {
             reconnectRequested = false;
-            lose("a reconnect was asked for", now);
+            log.info("seqlink UCX channel '{}': reconnecting to {} as asked", channel, peer);
+            leave(LinkMessages.BYE_RECONNECTING, "a reconnect was asked for", now);
             return 1;
+        }
+        if (bye != 0) {
+            log.info("seqlink UCX channel '{}': the receiver at {} closed the link{}; reconnecting", channel, peer,
+                    bye == LinkMessages.BYE_RECONNECTING ? " to reconnect" : "");
+            leave(0, "the receiver closed the link", now);
+            return 1;
+        }
+        int work = sends.reap();
+        int failed = sends.takeFailure();
+        if (failed != UcsConstants.STATUS.UCS_OK && failure == null) {
+            failure = "sending frames failed (" + UcxStatus.name(failed) + ")";
         }
         if (failure != null) {
             lose(failure, now);
             return 1;
         }
-        int work = readStatus(now);
-        if (phase != Phase.CONNECTED) {
-            return work;
-        }
+        work += readStatus(now);
         work += transmit();
-        if (now - nextBeatNanos >= 0) {
+        if (now - nextBeatNanos >= 0 && LinkMessages.sendControl(endpoint, control, LinkMessages.BEAT, connection, ++beat,
+                window.staged(), 0)) {
             nextBeatNanos = now + settings.heartbeatInterval().toNanos();
-            putWord(LinkLayout.SENDER_BEAT, ++beat);
         }
         return work;
     }
 
-    /** Credits and the receiver's heartbeat, from the status line it puts here. */
+    /** Credits and the receiver's heartbeat, from its latest STATUS messages. */
     private int readStatus(long now) {
-        long received = region.getAcquire(LinkLayout.RECEIVED_SEQ);
-        long consumed = region.getAcquire(LinkLayout.CONSUMED_SEQ);
-        long peerBeat = region.getAcquire(LinkLayout.RECEIVER_BEAT);
         int work = 0;
-        if (received > remoteReceived) {
-            remoteReceived = Math.min(received, announced);
+        if (remoteReceived != status.received()) {
             status.received(remoteReceived);
             work++;
         }
-        if (consumed > window.credited()) {
-            window.credit(Math.min(consumed, remoteReceived));
+        long reusable = sends.reusableThrough(remoteConsumed);
+        if (reusable > window.credited()) {
+            window.credit(reusable);
             status.consumed(window.credited());
             work++;
         }
-        if (peerBeat != lastBeat) {
-            lastBeat = peerBeat;
+        if (remoteBeat != lastBeat) {
+            lastBeat = remoteBeat;
             status.peerBeat(now);
             status.stalled(null);
         } else if (now - status.lastPeerBeatNanos() > settings.linkTimeout().toNanos()) {
-            status.stalled("the receiver at " + peer + " sent no heartbeat for " + settings.linkTimeout()
-                    + " (link stalled, or the receiver hangs)");
+            status.stalled(stallMessage); // a no-op unless connected: the message is built once
         }
         return work;
     }
 
     private int transmit() {
         long limit = Math.min(window.staged(), remoteReceived + remoteWindow);
-        int puts = 0;
-        while (transmitted < limit && puts < MAX_PUTS_PER_PASS) {
-            long s = transmitted + 1;
-            long bytes = window.wireBytes(s);
-            endpoint.putNonBlockingImplicit(region.address() + window.slotOffset(s), bytes,
-                    remoteRegion + LinkLayout.slotOffset(s, remoteWindow, remoteStride), key);
-            status.addBytes(bytes - LinkLayout.HEADER);
-            transmitted = s;
-            puts++;
+        int batches = 0;
+        while (transmitted < limit && batches < MAX_BATCHES_PER_PASS && !sends.full()) {
+            long first = transmitted + 1;
+            long last = Math.min(Math.min(limit, first + MAX_BATCH_FRAMES - 1),
+                    Math.min(LinkLayout.lastBeforeWrap(first, window.window()), LinkLayout.lastBeforeWrap(first, remoteWindow)));
+            long stride = window.stride();
+            while (last > first && (last - first) * stride + window.wireBytes(last) > MAX_BATCH_BYTES) {
+                last--;
+            }
+            long bytes = (last - first) * stride + window.wireBytes(last);
+            sends.send(endpoint, connection, first, last, region.address() + window.slotOffset(first), bytes);
+            for (long s = first; s <= last; s++) {
+                status.addBytes(window.wireBytes(s) - LinkLayout.HEADER);
+            }
+            transmitted = last;
+            batches++;
         }
-        if (!flushInFlight && transmitted > announced) {
-            flushTarget = transmitted;
-            flushInFlight = true;
-            int gen = generation;
-            endpoint.flushNonBlocking(new UcxCallback() {
-                @Override
-                public void onSuccess(UcpRequest request) {
-                    if (gen == generation && phase == Phase.CONNECTED) {
-                        flushInFlight = false;
-                        announced = flushTarget;
-                        try {
-                            putWord(LinkLayout.SENT_SEQ, announced); // data complete at the receiver: now the sequence
-                        } catch (UcxException ex) {
-                            fail(gen, "announcing frame " + announced + " failed: " + ex.getMessage());
-                        }
-                        status.sent(announced);
-                    }
-                }
-
-                @Override
-                public void onError(int code, String message) {
-                    fail(gen, "flush failed: " + message);
-                }
-            });
-            puts++;
+        if (batches > 0) {
+            status.sent(transmitted);
         }
-        return puts;
+        return batches;
     }
 
-    private void putWord(int offset, long value) {
-        int slot = control.claim();
-        control.put(slot, 0, value);
-        endpoint.putNonBlockingImplicit(control.address(slot), 8, remoteRegion + offset, key);
-    }
-
+    /** A lost link: closed at once, opened again after the backoff. */
     private void lose(String why, long now) {
         boolean wasConnected = phase == Phase.CONNECTED;
-        drop();
+        drop(false);
         if (wasConnected) {
             log.warn("seqlink UCX channel '{}': link to {} lost: {}; reconnecting", channel, peer, why);
         } else {
@@ -295,34 +306,51 @@ public final class SenderLink extends LinkLoop {
         backoffNanos = Math.min(backoffNanos * 2, settings.reconnectMax().toNanos());
     }
 
-    private void drop() {
-        generation++;
-        closeQuietly(key, endpoint);
-        key = null;
-        endpoint = null;
-        hello = null;
-        phase = Phase.IDLE;
-        flushInFlight = false;
+    /**
+     * An orderly end of the connection: no frame is sent after this; BYE ({@code reason}, 0 for none)
+     * follows the frames already sent on the same endpoint, then the close flushes them all. Opened
+     * again at once.
+     */
+    private void leave(long reason, String why, long now) {
+        if (reason != 0) {
+            LinkMessages.sendControl(endpoint, control, LinkMessages.BYE, connection, reason, 0, 0);
+        }
+        drop(true);
+        status.lost(LinkState.RECONNECTING, why, true);
+        retryAtNanos = now;
     }
 
-    private void fail(int gen, String why) {
+    /** Closes the endpoint (flushing first, or at once) and forgets the connection. */
+    private void drop(boolean flush) {
+        generation++;
+        UcpEndpoint ep = endpoint;
+        endpoint = null;
+        phase = Phase.IDLE;
+        closeEndpoint(ep, flush);
+        sends.clear(); // the close completed every send on the endpoint, or it timed out: a late send of it is ignored
+        control.clear();
+        hello = null;
+        helloSend = null;
+    }
+
+    private void fail(long gen, String why) {
         if (gen == generation && failure == null) {
             failure = why;
         }
     }
 
-    private UcxCallback callback(int gen, String what) {
-        return new UcxCallback() {
-            @Override
-            public void onError(int code, String message) {
-                fail(gen, what + " failed: " + message);
-            }
-        };
-    }
-
-    /** Any thread: closes the link and opens it again (after a network change, say); frames resume where confirmed. */
+    /** Any thread: closes the link in order and opens it again (after a network change, say); frames resume where confirmed. */
     public void reconnect() {
         reconnectRequested = true;
+    }
+
+    /**
+     * Any thread: drops the link the way a failure does, at once and without a goodbye, with whatever
+     * is in flight cancelled; it is opened again after the backoff and frames resume where confirmed.
+     * For tests of the failure path (an operator wants {@link #reconnect()}).
+     */
+    public void dropAbruptly() {
+        abortRequested = true;
     }
 
     @Override
@@ -336,11 +364,17 @@ public final class SenderLink extends LinkLoop {
             step(now); // keep carrying (and reconnecting for) what was staged until the receiver confirmed it
             return false;
         }
+        if (phase == Phase.CONNECTED) {
+            sends.reap();
+            readStatus(now);
+            LinkMessages.sendControl(endpoint, control, LinkMessages.BYE, connection, LinkMessages.BYE_CLOSING, 0, 0);
+            drop(true);
+        }
         return true;
     }
 
     @Override
     protected void release() {
-        drop();
+        drop(false);
     }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.openucx.jucx.ucp.UcpContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -59,18 +60,25 @@ class UcxBridgeAutoConfigurationTests {
     }
 
     @Test
+    void misspeltUcxKeysFailStartupNamingTheNearestValidKeyEvenWhereTheyHideEveryBridge() {
+        runner.withPropertyValues("seqlink.ucx.link.windw=8", "seqlink.ucx.close-timout=1s",
+                "seqlink.ucx.sendrs.frames.peer=10.0.0.2:13337").run(context -> {
+                    assertThat(context).hasFailed();
+                    String message = configurationFailure(context.getStartupFailure()).getMessage();
+                    assertThat(message).contains("seqlink.ucx.link.windw", "did you mean seqlink.ucx.link.window?",
+                            "seqlink.ucx.close-timout", "did you mean seqlink.ucx.close-timeout?",
+                            "seqlink.ucx.sendrs", "did you mean seqlink.ucx.senders?");
+                });
+    }
+
+    @Test
     void everyConfigurationProblemIsReportedAtOnceNamingItsProperty() {
         assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
         runner.withPropertyValues("seqlink.ucx.senders.frames.peer=nowhere", "seqlink.ucx.senders.frames.consumer-device=7",
                 "seqlink.ucx.senders.other.peer=10.0.0.2:13337", "seqlink.ucx.senders.other.consumer-device=1",
                 "seqlink.ucx.link.window=0").run(context -> {
                     assertThat(context).hasFailed();
-                    Throwable failure = context.getStartupFailure();
-                    while (failure != null && !(failure instanceof SeqlinkConfigurationException)) {
-                        failure = failure.getCause();
-                    }
-                    assertThat(failure).isInstanceOf(SeqlinkConfigurationException.class);
-                    assertThat(failure.getMessage()).contains("seqlink.ucx.senders.frames.peer", "seqlink.ucx.senders.frames.consumer-device",
+                    assertThat(configurationFailure(context.getStartupFailure()).getMessage()).contains("seqlink.ucx.senders.frames.peer", "seqlink.ucx.senders.frames.consumer-device",
                             "seqlink.ucx.senders.other", "seqlink.ucx.senders.frames.window");
                 });
     }
@@ -108,6 +116,114 @@ class UcxBridgeAutoConfigurationTests {
                                 awaitMeter(meters, 2000);
                             });
                 });
+    }
+
+    @Test
+    void bridgesStoppedAndStartedAgainCarryOnWithEveryFrameArriving() throws Exception {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:" + port).withBean(Collector.class).run(receiver -> {
+            assertThat(receiver).hasNotFailed();
+            runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                    "seqlink.ucx.senders.frames.peer=127.0.0.1:" + port, "seqlink.ucx.senders.frames.consumer-device=2")
+                    .withBean(Collector.class).run(sender -> {
+                        assertThat(sender).hasNotFailed();
+                        PublishChannel frames = sender.getBean("frames", PublishChannel.class);
+                        Collector remote = receiver.getBean(Collector.class);
+                        UcxBridges senders = sender.getBean("ucxSenders", UcxBridges.class);
+                        UcxBridges receivers = receiver.getBean("ucxReceivers", UcxBridges.class);
+                        offer(frames, 1, 1000);
+                        awaitCount(remote, 1000);
+
+                        senders.stop();
+                        receivers.stop();
+                        assertThat(senders.bridges()).isEmpty();
+                        assertThat(frames.consumer(2).subscribed()).as("the stopped sender left its port").isFalse();
+                        offer(frames, 1001, 1010); // wait in the sender's channel meanwhile
+                        receivers.start();
+                        senders.start();
+                        assertThat(senders.isRunning()).isTrue();
+                        offer(frames, 1011, 2000);
+                        awaitCount(remote, 2000);
+                        assertThat(senders.snapshot("frames").state()).isEqualTo(LinkState.CONNECTED);
+                    });
+        });
+    }
+
+    private static void offer(PublishChannel frames, int from, int to) {
+        for (int i = from; i <= to; i++) {
+            byte[] payload = { (byte) i, (byte) (i >> 8) };
+            while (frames.offer(payload, 0, 2) < 0) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    @Test
+    void aSenderWhosePeerIsNotListeningIsDownInHealthSayingWhy() throws Exception {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort(); // nobody listens there once it is closed
+        }
+        runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                "seqlink.ucx.senders.frames.peer=127.0.0.1:" + closed, "seqlink.ucx.senders.frames.consumer-device=2",
+                "seqlink.ucx.link.connect-timeout=300ms").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    HealthIndicator child = child(context, "frames-send");
+                    Health h = awaitHealth(child, x -> x.getDetails().get("problem") != null);
+                    assertThat(h.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(h.getDetails()).containsEntry("state", LinkState.CONNECTING.name())
+                            .containsEntry("peer", "/127.0.0.1:" + closed);
+                    assertThat((String) h.getDetails().get("problem")).containsAnyOf("endpoint error", "did not answer the handshake",
+                            "could not be sent");
+                });
+    }
+
+    @Test
+    void aSenderTheReceiverRefusesIsRefusedInHealthSayingWhatToRaise() {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(receiver -> {
+            assertThat(receiver).hasNotFailed();
+            ReceivingBridge in = (ReceivingBridge) receiver.getBean("ucxReceivers", UcxBridges.class).bridges().get("frames");
+            runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                    "seqlink.channels.frames.slot-size=1KB", "seqlink.ucx.senders.frames.peer=127.0.0.1:" + in.boundAddress().getPort(),
+                    "seqlink.ucx.senders.frames.consumer-device=2").run(sender -> {
+                        assertThat(sender).hasNotFailed();
+                        Health h = awaitHealth(child(sender, "frames-send"), x -> "REFUSED".equals(x.getDetails().get("state")));
+                        assertThat(h.getStatus()).isEqualTo(Status.DOWN);
+                        assertThat((String) h.getDetails().get("problem")).contains("the receiver refused the link",
+                                "raise slot-size of the receiving channel to at least 1024 B");
+                    });
+        });
+    }
+
+    private static Throwable configurationFailure(Throwable startup) {
+        Throwable failure = startup;
+        while (failure != null && !(failure instanceof SeqlinkConfigurationException)) {
+            failure = failure.getCause();
+        }
+        assertThat(failure).as("a SeqlinkConfigurationException in " + startup).isInstanceOf(SeqlinkConfigurationException.class);
+        return failure;
+    }
+
+    private static HealthIndicator child(org.springframework.context.ApplicationContext context, String name) {
+        return (HealthIndicator) ((CompositeHealthContributor) context.getBean("ucxHealthContributor")).getContributor(name);
+    }
+
+    private static Health awaitHealth(HealthIndicator indicator, java.util.function.Predicate<Health> condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        Health h = indicator.health(true);
+        while (!condition.test(h) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            h = indicator.health(true);
+        }
+        assertThat(condition.test(h)).as("health reached the expected state; last: " + h.getStatus() + " " + h.getDetails()).isTrue();
+        return h;
     }
 
     private static void awaitCount(Collector c, int n) throws InterruptedException {

@@ -53,7 +53,7 @@ final class PeerProcess implements AutoCloseable {
     }
 
     static PeerProcess start(String name, String... args) throws IOException {
-        Path dir = Path.of(System.getProperty("seqlink.ucx.reports", "target/ucx-bench")).getParent().resolve("ucx-peers");
+        Path dir = Path.of(System.getProperty("seqlink-build.ucx-reports", "target/ucx-bench")).getParent().resolve("ucx-peers");
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
@@ -81,6 +81,26 @@ final class PeerProcess implements AutoCloseable {
             sleep(10);
         }
         throw new AssertionError(name + ": no line '" + prefix + "' within " + timeout + "; output:\n" + tail());
+    }
+
+    /** Waits for a line containing {@code text}; returns it. */
+    String awaitLineContaining(String text, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<String> found = linesContaining(text);
+            if (!found.isEmpty()) {
+                return found.get(0);
+            }
+            sleep(10);
+        }
+        throw new AssertionError(name + ": no line containing '" + text + "' within " + timeout + "; output:\n" + tail());
+    }
+
+    /** The lines so far that contain {@code text}. */
+    List<String> linesContaining(String text) {
+        synchronized (lines) {
+            return lines.stream().filter(l -> l.contains(text)).toList();
+        }
     }
 
     /** Waits until the latest status satisfies {@code condition}; returns it. */
@@ -158,11 +178,16 @@ final class PeerProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process if it still runs (resuming it first, should it be stopped). Keeps an interrupt's flag. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             signal0("CONT");
-            kill();
+            try {
+                kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -34,10 +34,19 @@ class TwoProcessBridgeTests {
                 sender.awaitLine("READY", START);
                 receiver.awaitStatus(s -> number(s, "count") >= frames, Duration.ofMinutes(3), frames + " frames received");
                 sender.awaitStatus(s -> number(s, "consumed") == frames, Duration.ofSeconds(10), "every frame confirmed");
+                assertThat(sender.linesContaining("UCX  WARN")).isEmpty();
+                assertThat(sender.linesContaining("UCX  ERROR")).isEmpty();
                 Map<String, String> sent = sender.stop(Duration.ofSeconds(10));
                 assertThat(number(sent, "unconfirmed")).isZero();
                 assertThat(number(sent, "localBacklog")).isZero();
             }
+            // the sender said goodbye: an orderly close reads as one on the receiver, not as a lost link
+            assertThat(receiver.awaitLineContaining("the sender closed the link; waiting for it", Duration.ofSeconds(10)))
+                    .contains(" INFO ");
+            assertThat(receiver.linesContaining("lost")).isEmpty();
+            // nothing from UCX itself on the steady path: no warning or error per frame, batch or credit
+            assertThat(receiver.linesContaining("UCX  WARN")).isEmpty();
+            assertThat(receiver.linesContaining("UCX  ERROR")).isEmpty();
             Map<String, String> got = receiver.stop(Duration.ofSeconds(10));
             assertThat(number(got, "count")).isEqualTo(frames);
             assertThat(number(got, "corrupt")).isZero();
@@ -129,6 +138,9 @@ class TwoProcessBridgeTests {
                 sender.awaitStatus(s -> number(s, "consumed") == frames, Duration.ofSeconds(10), "every frame confirmed");
                 sender.stop(Duration.ofSeconds(10));
             }
+            // each reset was orderly (a goodbye, then a flushing close): none reads as a lost link
+            assertThat(receiver.linesContaining("the sender closed the link to reconnect")).hasSize(3);
+            assertThat(receiver.linesContaining("lost")).isEmpty();
             assertExactlyOnce(receiver.stop(Duration.ofSeconds(10)), frames);
         }
     }

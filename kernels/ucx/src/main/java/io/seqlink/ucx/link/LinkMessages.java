@@ -1,0 +1,69 @@
+package io.seqlink.ucx.link;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.openucx.jucx.UcxUtils;
+import org.openucx.jucx.ucp.UcpConstants;
+import org.openucx.jucx.ucp.UcpEndpoint;
+
+/**
+ * The active messages of a connected link, after the {@link Handshake}. Every header is four
+ * little-endian words, the first the connection number the sender chose for this connection (in its
+ * HELLO): a message of an older connection is ignored, so nothing of a closed endpoint ever touches
+ * the state of the next one.
+ *
+ * <pre>
+ *  id       direction            header words 1..3                  data
+ *  FRAMES   sender -> receiver   first, last (link sequences), bytes  slots first..last as laid out in the ring
+ *  STATUS   receiver -> sender   received, consumed (the credit), beat  -
+ *  BEAT     sender -> receiver   beat, staged                        -
+ *  BYE      either way           reason (CLOSING, RECONNECTING)      -
+ * </pre>
+ *
+ * No remote memory access is used: UCX 1.13 emulates RMA over TCP in software, and its put handler
+ * aborts the process when the endpoint dies with puts in flight. With active messages a frame's bytes
+ * are in the receiver's memory only when the receiver's own UCX call put them there (a copy in the
+ * receive callback, or a rendezvous receive that completed), so a closing endpoint can only end a
+ * receive, never write into a ring behind the receiver's back.
+ */
+final class LinkMessages {
+
+    static final int FRAMES = 13;
+    static final int STATUS = 14;
+    static final int BEAT = 15;
+    static final int BYE = 16;
+
+    static final int HEADER_BYTES = 32;
+
+    /** BYE reasons. */
+    static final long BYE_CLOSING = 1;
+    static final long BYE_RECONNECTING = 2;
+
+    private LinkMessages() {
+    }
+
+    /**
+     * Sends a header-only message (eager: a few words, copied by UCX when the call is made) from the
+     * next free buffer of {@code headers}; returns false when none is free (the caller sends later).
+     */
+    static boolean sendControl(UcpEndpoint ep, MessageHeaders headers, int id, long connection, long w1, long w2, long w3) {
+        int slot = headers.claim();
+        if (slot < 0) {
+            return false;
+        }
+        headers.put(slot, connection, w1, w2, w3);
+        // no callback: JUCX logs every failed request that has one at ERROR; a failure here surfaces as an endpoint error
+        headers.sent(slot, ep.sendAmNonBlocking(id, headers.address(slot), HEADER_BYTES, 0, 0,
+                UcpConstants.UCP_AM_SEND_FLAG_EAGER, null));
+        return true;
+    }
+
+    /** A received header as a little-endian view; throws when it is too short to be one of these. */
+    static ByteBuffer header(long address, long size) {
+        if (size < HEADER_BYTES) {
+            throw new IllegalArgumentException("a seqlink UCX link message header of " + size + " B, expected "
+                    + HEADER_BYTES + " B: is the peer another program?");
+        }
+        return UcxUtils.getByteBufferView(address, HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    }
+}

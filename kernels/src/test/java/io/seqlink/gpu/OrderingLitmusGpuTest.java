@@ -37,7 +37,6 @@ class OrderingLitmusGpuTest {
             "control-fence-gpu-no-reader-fence", List.of("mp-fence-gpu"),
             "control-cas-relaxed-reader", List.of("mp-cas-acq-rel"),
             "control-arrival-relaxed", List.of("arrival-last-block"),
-            "control-grid-per-block-read", List.of("grid-agrees-on-published"),
             "control-mutex-none", List.of("mutex-cas-acquire"),
             "control-counted-plain", List.of("atomicity-counted-add"));
 

@@ -6,14 +6,11 @@ import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.topology.Transport;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongConsumer;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One consumer of a channel, on one device: subscribe a listener and let the launcher drive it, or
@@ -49,36 +46,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsumerPort {
 
-    private static final Logger log = LoggerFactory.getLogger(ConsumerPort.class);
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(ConsumerPort.class, "state", ConsumerState.class);
-        } catch (ReflectiveOperationException ex) {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
-    static final int C_DELIVERED = 0;
-    static final int C_MISSED = 1;
-    static final int C_ROUNDS = 2;
-    static final int C_HOST_EMPTY = 3;
-    static final int C_RETRIES = 4;
-    static final int C_DEAD_LETTERED = 5;
-    static final int C_STALLS = 6;
-    static final int C_LAT_COUNT = 7;
-    static final int C_LAT_TOTAL = 8;
-    static final int C_LAT_MAX = 9;
-    static final int C_ARMED_EARLY_WAKES = 10;
-    static final int C_ARMED_RELEASED = 11;
-    private static final int COUNTERS = 12;
-
     private final DefaultPublishChannel channel;
     private final int device;
     private final Transport transport;
     private final ConsumerTransport binding;
-    private final CounterSet counters = new CounterSet(COUNTERS);
+    private final CounterSet counters = new CounterSet(PortCounters.COUNTERS);
     private final LatencyRecorder latency;
     private final FrameDelivery delivery;
     private final RoundMachine rounds;
@@ -86,12 +58,9 @@ public final class ConsumerPort {
     private final MemoryGuard guard;
     private final PortDriver driver = new PortDriver(this);
     private final PollerSeat seat = new PollerSeat(this);
-    private volatile Subscription subscription;
-    @SuppressWarnings("unused") // through STATE
-    private volatile ConsumerState state = ConsumerState.ACTIVE;
-    private volatile Throwable failure;
-    /** The host mirror's words, kept when the channel frees the mirror; {@code null} while open. */
-    private volatile long[] finalMirror;
+    private final ConsumerLife life;
+    private final PortSubscriptions subscriptions;
+    private final ConsumerMirror mirror;
 
     ConsumerPort(DefaultPublishChannel channel, Backend backend, int device, Transport transport,
             List<PublishBinding.PushTarget> pushTargets, List<AutoCloseable> resources, Runnable onQuiet) {
@@ -105,7 +74,9 @@ public final class ConsumerPort {
         this.rounds = new RoundMachine(this, channel, binding, counters, delivery);
         this.stall = new StallWatch(this, channel.spec().stallTimeout().toNanos());
         this.guard = new MemoryGuard(onQuiet);
-        this.subscription = Subscription.none(new LoggingFrameErrorHandler());
+        this.life = new ConsumerLife(this, channel);
+        this.subscriptions = new PortSubscriptions(this, binding);
+        this.mirror = new ConsumerMirror(binding);
     }
 
     // ---- description --------------------------------------------------------------------------
@@ -123,7 +94,7 @@ public final class ConsumerPort {
     }
 
     public ConsumerState state() {
-        return (ConsumerState) STATE.getVolatile(this);
+        return life.state();
     }
 
     public boolean stalled() {
@@ -136,7 +107,7 @@ public final class ConsumerPort {
     }
 
     public @Nullable Throwable failure() {
-        return failure;
+        return life.failure();
     }
 
     /** The consumer's stream: a device listener's work goes here. */
@@ -189,36 +160,26 @@ public final class ConsumerPort {
      */
     public ConsumerPort subscribeIfNone(FrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
         Objects.requireNonNull(handler, "handler");
-        return changeIfNone(handler, s -> s.withFrames(handler), policy, errors, true);
+        subscriptions.changeIfNone(handler, s -> s.withFrames(handler), policy, errors, true);
+        return this;
     }
 
     /** {@link #subscribeIfNone(FrameHandler, RetryPolicy, FrameErrorHandler)} for a batch listener. */
     public ConsumerPort subscribeBatchesIfNone(FrameBatchHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
         Objects.requireNonNull(handler, "handler");
-        return changeIfNone(handler, s -> s.withBatches(handler), policy, errors, true);
+        subscriptions.changeIfNone(handler, s -> s.withBatches(handler), policy, errors, true);
+        return this;
     }
 
     /** {@link #subscribeIfNone(FrameHandler, RetryPolicy, FrameErrorHandler)} for a device listener. */
     public ConsumerPort subscribeDeviceIfNone(DeviceFrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
         Objects.requireNonNull(handler, "handler");
-        return changeIfNone(handler, s -> s.withDevice(handler), policy, errors, false);
-    }
-
-    private synchronized ConsumerPort changeIfNone(Object listener, java.util.function.UnaryOperator<Subscription> as,
-            RetryPolicy policy, FrameErrorHandler errors, boolean host) {
-        Objects.requireNonNull(policy, "policy");
-        Objects.requireNonNull(errors, "errors");
-        Subscription now = subscription;
-        if (now.subscribed()) {
-            throw new IllegalStateException("consumer device " + device + " of channel '" + channel.name() + "' already has the "
-                    + "listener " + now.describe() + ", so " + listener + " was not subscribed; a consumer has one listener: subscribe "
-                    + "only one, or replace it on purpose with subscribe(...)");
-        }
-        return change(s -> as.apply(s.withRetry(policy).withErrors(errors)), host);
+        subscriptions.changeIfNone(handler, s -> s.withDevice(handler), policy, errors, false);
+        return this;
     }
 
     public boolean subscribed() {
-        return subscription.subscribed();
+        return subscriptions.current().subscribed();
     }
 
     /** How a failing listener is retried (the waits happen on the thread that delivers, never on the device loop). */
@@ -239,59 +200,35 @@ public final class ConsumerPort {
         return this;
     }
 
-    private synchronized ConsumerPort change(java.util.function.UnaryOperator<Subscription> change, boolean host) {
-        if (host && state() != ConsumerState.CLOSED) {
-            binding.hostRing(); // allocated before any round can see the subscription
-        }
-        subscription = change.apply(subscription);
+    private ConsumerPort change(UnaryOperator<Subscription> change, boolean host) {
+        subscriptions.change(change, host);
         return this;
     }
 
     Subscription subscription() {
-        return subscription;
+        return subscriptions.current();
     }
 
     // ---- operator controls --------------------------------------------------------------------
 
     /** Stops polling this consumer (lossless frames wait for it, latest frames lap it); false unless it was active. */
     public boolean pause() {
-        if (STATE.compareAndSet(this, ConsumerState.ACTIVE, ConsumerState.PAUSED)) {
-            rounds.cancelArmed(); // a paused consumer holds no stream wait
-            return true;
-        }
-        return false;
+        return life.pause();
     }
 
     /** Polls a paused consumer again; false unless it was paused. */
     public boolean resume() {
-        if (STATE.compareAndSet(this, ConsumerState.PAUSED, ConsumerState.ACTIVE)) {
-            stall.progress();
-            return true;
-        }
-        return false;
+        return life.resume();
     }
 
     /** The channel closed: CLOSED, unless the consumer died first. */
     void stop() {
-        for (ConsumerState s = state(); s != ConsumerState.DEAD && s != ConsumerState.CLOSED; s = state()) {
-            if (STATE.compareAndSet(this, s, ConsumerState.CLOSED)) {
-                rounds.cancelArmed(); // before the channel's streams close: a stream wait never times out
-                return;
-            }
-        }
+        life.stop();
     }
 
     /** The consumer's device failed: DEAD, unless the channel closed first; applies the channel's policy once. */
     void die(DeviceException cause) {
-        for (ConsumerState s = state(); s != ConsumerState.DEAD && s != ConsumerState.CLOSED; s = state()) {
-            if (STATE.compareAndSet(this, s, ConsumerState.DEAD)) {
-                rounds.cancelArmed();
-                failure = cause;
-                log.error("seqlink channel '{}': consumer on device {} failed: {}", channel.name(), device, cause.getMessage());
-                channel.consumerFailed(this, cause);
-                return;
-            }
-        }
+        life.die(cause);
     }
 
     /** Marks the consumer dead from outside (its device was lost). */
@@ -300,18 +237,15 @@ public final class ConsumerPort {
     }
 
     boolean active() {
-        return state() == ConsumerState.ACTIVE;
+        return life.active();
     }
 
-    /** Whether a round in delivery may go on (retries included): the consumer is neither dead nor closed. */
     boolean deliverable() {
-        ConsumerState s = state();
-        return s == ConsumerState.ACTIVE || s == ConsumerState.PAUSED;
+        return life.deliverable();
     }
 
-    /** Whether the producer waits for this consumer's acknowledgements (lossless backpressure). */
     boolean gates() {
-        return state() != ConsumerState.DEAD || channel.spec().consumerFailurePolicy() == ConsumerFailurePolicy.KEEP_WAITING;
+        return life.gates();
     }
 
     MemoryGuard guard() {
@@ -342,7 +276,7 @@ public final class ConsumerPort {
 
     /** {@link #acknowledged()} for callers inside a guard already. */
     long acked() {
-        return mirrorWord(ConsumerBlock.CONSUMED_SEQ);
+        return mirror.word(ConsumerBlock.CONSUMED_SEQ);
     }
 
     /**
@@ -354,16 +288,9 @@ public final class ConsumerPort {
         return Math.max(0, channel.publishedCount() - acknowledged());
     }
 
-    private long mirrorWord(int offset) {
-        long[] frozen = finalMirror;
-        return frozen != null ? frozen[offset >>> 3] : binding.mirrorWord(offset); // callers hold a guard
-    }
-
     /** Keeps the mirror's words: the channel is about to free the mirror. The caller holds a guard. */
     void freeze() {
-        if (finalMirror == null) {
-            finalMirror = binding.mirrorWords();
-        }
+        mirror.freeze();
     }
 
     // ---- polling ------------------------------------------------------------------------------
@@ -385,7 +312,7 @@ public final class ConsumerPort {
     /** {@link #poll(int)} delivering to {@code handler}, which becomes the port's listener. */
     public int poll(FrameHandler handler, int maxFrames) {
         seat.checkUserPoll();
-        Subscription s = subscription;
+        Subscription s = subscriptions.current();
         if (s.kind != Subscription.Kind.FRAME || s.frames != handler) {
             subscribe(handler);
         }
@@ -439,17 +366,18 @@ public final class ConsumerPort {
 
     ConsumerSnapshot snapshot(long publishedOnDevice) {
         long ack = acked();
-        Throwable f = failure;
+        Throwable f = life.failure();
         // the armed counters before the device's: the host counts an empty armed round after the step's mirror
         // holds it, so the ordinary count below is never short (at most one high while a landing is counted)
-        long earlyWakes = counters.get(C_ARMED_EARLY_WAKES);
-        long released = counters.get(C_ARMED_RELEASED);
-        long ordinaryEmpty = Math.max(0, mirrorWord(ConsumerBlock.EMPTY_POLLS) - earlyWakes - released);
+        long earlyWakes = counters.get(PortCounters.C_ARMED_EARLY_WAKES);
+        long released = counters.get(PortCounters.C_ARMED_RELEASED);
+        long ordinaryEmpty = Math.max(0, mirror.word(ConsumerBlock.EMPTY_POLLS) - earlyWakes - released);
         return new ConsumerSnapshot(device, transport, state(), stalled(), retrying(), ack, Math.max(0, publishedOnDevice - ack),
-                counters.get(C_DELIVERED), counters.get(C_MISSED), mirrorWord(ConsumerBlock.LAPS), counters.get(C_ROUNDS),
-                mirrorWord(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released, counters.get(C_HOST_EMPTY),
-                counters.get(C_RETRIES), counters.get(C_DEAD_LETTERED), counters.get(C_STALLS), counters.get(C_LAT_COUNT),
-                counters.get(C_LAT_TOTAL), counters.get(C_LAT_MAX), f == null ? null : f.getMessage());
+                counters.get(PortCounters.C_DELIVERED), counters.get(PortCounters.C_MISSED), mirror.word(ConsumerBlock.LAPS),
+                counters.get(PortCounters.C_ROUNDS), mirror.word(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released,
+                counters.get(PortCounters.C_HOST_EMPTY), counters.get(PortCounters.C_RETRIES), counters.get(PortCounters.C_DEAD_LETTERED),
+                counters.get(PortCounters.C_STALLS), counters.get(PortCounters.C_LAT_COUNT), counters.get(PortCounters.C_LAT_TOTAL),
+                counters.get(PortCounters.C_LAT_MAX), f == null ? null : f.getMessage());
     }
 
     public ConsumerSnapshot snapshot() {
@@ -466,14 +394,5 @@ public final class ConsumerPort {
     @Override
     public String toString() {
         return "ConsumerPort[" + channel.name() + "/" + device + ", " + transport + ", " + state() + "]";
-    }
-
-    /** The default dead-letter hook: logs the frame at ERROR; the consumer's dead-lettered counter counts it. */
-    private final class LoggingFrameErrorHandler implements FrameErrorHandler {
-        @Override
-        public void onFailedFrame(Frame frame, Exception cause) {
-            log.error("seqlink channel '{}' consumer {}: frame {} ({} B) failed {} deliveries and is dead-lettered", channel.name(),
-                    device, frame.sequence(), frame.length(), subscription.retry.maxAttempts(), cause);
-        }
     }
 }

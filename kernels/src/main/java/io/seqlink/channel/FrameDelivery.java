@@ -240,7 +240,7 @@ final class FrameDelivery {
 
     /** Waits before attempt {@code attempt}; false when the consumer stopped (closed, dead) or the thread was interrupted. */
     private boolean backoff(RetryPolicy retry, int attempt) {
-        counters.increment(ConsumerPort.C_RETRIES);
+        counters.increment(PortCounters.C_RETRIES);
         long deadline = System.nanoTime() + retry.backoffNanos(attempt);
         for (long left; (left = deadline - System.nanoTime()) > 0; ) {
             if (!port.deliverable() || Thread.currentThread().isInterrupted()) {
@@ -256,7 +256,7 @@ final class FrameDelivery {
         r.call();
         try {
             r.subscription.errors.onFailedFrame(frame, cause);
-            counters.increment(ConsumerPort.C_DEAD_LETTERED);
+            counters.increment(PortCounters.C_DEAD_LETTERED);
             return true;
         } catch (Exception ex) {
             r.holdNanos = Math.max(1_000_000, r.subscription.retry.maxBackoff().toNanos());

@@ -50,9 +50,9 @@ final class LatencyRecorder {
             }
         }
         if (count > 0) {
-            counters.add(ConsumerPort.C_LAT_COUNT, count);
-            counters.add(ConsumerPort.C_LAT_TOTAL, total);
-            counters.max(ConsumerPort.C_LAT_MAX, max);
+            counters.add(PortCounters.C_LAT_COUNT, count);
+            counters.add(PortCounters.C_LAT_TOTAL, total);
+            counters.max(PortCounters.C_LAT_MAX, max);
         }
     }
 
@@ -63,9 +63,9 @@ final class LatencyRecorder {
         if (published == 0 || nanos < 0) {
             return;
         }
-        counters.increment(ConsumerPort.C_LAT_COUNT);
-        counters.add(ConsumerPort.C_LAT_TOTAL, nanos);
-        counters.max(ConsumerPort.C_LAT_MAX, nanos);
+        counters.increment(PortCounters.C_LAT_COUNT);
+        counters.add(PortCounters.C_LAT_TOTAL, nanos);
+        counters.max(PortCounters.C_LAT_MAX, nanos);
         LongConsumer r = recorder;
         if (r != null) {
             r.accept(nanos);

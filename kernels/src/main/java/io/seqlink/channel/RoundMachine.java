@@ -141,7 +141,7 @@ final class RoundMachine {
             if (armed != null && sub.kind != Subscription.Kind.DEVICE && armed.mayArm(next)) {
                 arm(sub);
             } else {
-                counters.increment(ConsumerPort.C_HOST_EMPTY);
+                counters.increment(PortCounters.C_HOST_EMPTY);
             }
             return 0;
         }
@@ -149,13 +149,13 @@ final class RoundMachine {
         if (lapping) {
             from = Sequences.lapStart(next, published, geometry.slots(), maxBatch);
             if (from > next) {
-                counters.add(ConsumerPort.C_MISSED, from - next);
+                counters.add(PortCounters.C_MISSED, from - next);
                 next = from;
             }
         }
         long to = Sequences.roundEnd(from, published, maxFrames);
         number++;
-        counters.increment(ConsumerPort.C_ROUNDS);
+        counters.increment(PortCounters.C_ROUNDS);
         round.begin(number, from, to, sub);
         transport.consume.enqueue(from, to, number);
         if (sub.kind == Subscription.Kind.DEVICE) {
@@ -184,7 +184,7 @@ final class RoundMachine {
     private void arm(Subscription sub) {
         long s = next;
         number++;
-        counters.increment(ConsumerPort.C_ROUNDS);
+        counters.increment(PortCounters.C_ROUNDS);
         round.begin(number, s, s, sub);
         armed.arm(s);
         round.status(Round.STAGED);
@@ -203,14 +203,14 @@ final class RoundMachine {
         if (armedInFlight()) {
             boolean released = armed.landed();
             if (readyTo < round.from) { // woken before its frame came: nothing delivered, nothing acknowledged
-                counters.increment(released ? ConsumerPort.C_ARMED_RELEASED : ConsumerPort.C_ARMED_EARLY_WAKES);
+                counters.increment(released ? PortCounters.C_ARMED_RELEASED : PortCounters.C_ARMED_EARLY_WAKES);
                 round.status(Round.IDLE);
                 return 0;
             }
         }
         long validFrom = Math.max(round.from, transport.mirrorWord(ConsumerBlock.VALID_FROM));
         if (validFrom > round.from) {
-            counters.add(ConsumerPort.C_MISSED, validFrom - round.from);
+            counters.add(PortCounters.C_MISSED, validFrom - round.from);
         }
         round.to = readyTo;
         round.validFrom = validFrom;
@@ -258,9 +258,9 @@ final class RoundMachine {
             return 0;
         }
         next = Math.max(next, r.handledTo + 1);
-        counters.add(ConsumerPort.C_DELIVERED, r.delivered);
+        counters.add(PortCounters.C_DELIVERED, r.delivered);
         if (r.missed > 0) {
-            counters.add(ConsumerPort.C_MISSED, r.missed);
+            counters.add(PortCounters.C_MISSED, r.missed);
         }
         if (r.holdNanos != 0) {
             holdUntilNanos = System.nanoTime() + r.holdNanos;

@@ -45,7 +45,7 @@ final class StallWatch {
         boolean waiting = publishedOnDevice > ack;
         boolean nowStalled = waiting && nowNanos - lastProgressNanos > timeoutNanos;
         if (nowStalled && !stalled) {
-            counters.increment(ConsumerPort.C_STALLS);
+            counters.increment(PortCounters.C_STALLS);
             log.warn("seqlink channel '{}': consumer on device {} is stalled: {} frame(s) wait, no ack for {} ms{}", port.channel(),
                     port.device(), publishedOnDevice - ack, timeoutNanos / 1_000_000,
                     port.retrying() ? " (its listener is retrying a failed frame)" : "");

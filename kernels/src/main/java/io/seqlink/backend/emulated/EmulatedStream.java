@@ -5,7 +5,6 @@ import io.seqlink.backend.AckKernel;
 import io.seqlink.backend.ConsumeBinding;
 import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.Device;
-import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.KernelCall;
 import io.seqlink.backend.KernelModule;
@@ -14,8 +13,6 @@ import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An emulated stream: a bounded ring of preallocated commands executed strictly in order, so stream
@@ -68,43 +65,16 @@ final class EmulatedStream implements DeviceStream {
 
     private final EmulatedDevice device;
     private final String name;
-    private final Command[] ring;
-    private final int mask;
-    private final boolean threaded;
-    private final ReentrantLock enqueueLock = new ReentrantLock();
-    private final ReentrantLock drainLock = new ReentrantLock();
-    private final Thread worker;
+    private final StreamQueue queue;
     private final Task copyTask;
     private final Task writeValueTask;
-    /** Runs once its word passed ({@link #passes}); the wait itself has no effect. */
-    private final Task waitTask = c -> { };
-    /** The command the inline fast path runs; used only under {@link #drainLock}. */
-    private final Command direct = new Command();
-
-    private volatile long head;
-    private volatile long tail;
-    private volatile boolean stalled;
-    private volatile boolean closed;
-    private volatile DeviceException failure;
 
     EmulatedStream(EmulatedDevice device, String name, EmulatedTopology topology) {
         this.device = device;
         this.name = name;
-        this.ring = new Command[topology.streamQueueCapacity()];
-        for (int i = 0; i < ring.length; i++) {
-            ring[i] = new Command();
-        }
-        this.mask = ring.length - 1;
-        this.threaded = topology.streamMode() == EmulatedTopology.StreamMode.THREADED;
+        this.queue = new StreamQueue(device, name, topology);
         this.copyTask = c -> device.copy((EmulatedMemory) c.r0, c.a, (EmulatedMemory) c.r1, c.b, c.c);
         this.writeValueTask = c -> device.writeValue((EmulatedMemory) c.r0, c.a, c.b);
-        if (threaded) {
-            worker = new Thread(this::workLoop, "seqlink-emulated-stream-" + device.ordinal() + "-" + name);
-            worker.setDaemon(true);
-            worker.start();
-        } else {
-            worker = null;
-        }
     }
 
     @Override
@@ -149,25 +119,12 @@ final class EmulatedStream implements DeviceStream {
 
     @Override
     public void waitValueAtLeast(Memory memory, long offset, long value) {
-        EmulatedMemory m = word(memory, offset);
-        throwIfFailed();
-        if (closed) {
-            throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
-        }
-        if (!threaded && !stalled && head == tail && m.getAcquireWord(offset) >= value) {
-            return; // a wait that passes with nothing queued before it holds nothing back
-        }
-        queue(waitTask, m, null, null, offset, value, 0, 0, 0, 0);
+        queue.waitValueAtLeast(word(memory, offset), offset, value);
     }
 
     @Override
     public boolean canWaitValue() {
         return true;
-    }
-
-    /** Whether a command may run now: anything but a wait whose word has not reached its value. */
-    private boolean passes(Command cmd) {
-        return cmd.task != waitTask || ((EmulatedMemory) cmd.r0).getAcquireWord(cmd.a) >= cmd.b;
     }
 
     @Override
@@ -187,275 +144,52 @@ final class EmulatedStream implements DeviceStream {
 
     @Override
     public KernelCall bindKernel(KernelModule module, String kernel, KernelParam... params) {
-        if (closed) {
-            throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
-        }
+        queue.checkOpen();
         return new EmulatedKernelCall(this, Objects.requireNonNull(module, "module"),
                 Objects.requireNonNull(kernel, "kernel"), params);
     }
 
     /** Queues one command; runs it right away in inline mode unless the stream is stalled. */
     void enqueue(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
-        throwIfFailed();
-        if (closed) {
-            throw new IllegalStateException("stream '" + name + "' on device " + device.ordinal() + " is closed");
-        }
-        if (!threaded && runNow(task, r0, r1, r2, a, b, c, d, e, f)) {
-            return;
-        }
-        queue(task, r0, r1, r2, a, b, c, d, e, f);
-    }
-
-    /** Puts one command into the ring (waiting while it is full), then drains inline or wakes the worker. */
-    private void queue(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
-        enqueueLock.lock();
-        try {
-            long t = tail;
-            while (t - head >= ring.length) {
-                if (threaded || stalled || !drain()) {
-                    LockSupport.parkNanos(20_000);
-                }
-                throwIfFailed();
-            }
-            ring[(int) (t & mask)].set(task, r0, r1, r2, a, b, c, d, e, f);
-            tail = t + 1;
-        } finally {
-            enqueueLock.unlock();
-        }
-        if (threaded) {
-            LockSupport.unpark(worker);
-        } else if (!stalled) {
-            drain();
-            throwIfFailed();
-        }
-    }
-
-    /**
-     * The inline fast path: with nothing queued and the stream not stalled, the command runs at once on
-     * this thread, without passing through the ring (one lock instead of two, nothing written to the
-     * ring). Stream order holds: nothing was queued before it, and whatever other threads queue while
-     * it runs is drained after it, here or by {@link #drain()}. False when the command must be queued.
-     */
-    private boolean runNow(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
-        if (stalled || head != tail || !drainLock.tryLock()) {
-            return false;
-        }
-        try {
-            if (stalled || head != tail) {
-                return false;
-            }
-            direct.set(task, r0, r1, r2, a, b, c, d, e, f);
-            execute(direct);
-            runQueued();
-        } finally {
-            drainLock.unlock();
-        }
-        drain(); // another thread may have queued while we held the lock, and left its command to us
-        throwIfFailed();
-        return true;
-    }
-
-    /**
-     * Runs queued commands on the calling thread until the ring is empty, the stream stalls or a wait
-     * holds it. Returns whether it ran anything (false also when another thread is draining).
-     */
-    private boolean drain() {
-        boolean ran = false;
-        while (head != tail && !stalled) {
-            if (!drainLock.tryLock()) {
-                return ran; // another thread is draining and will see our command
-            }
-            boolean held;
-            try {
-                long before = head;
-                held = !runQueued();
-                ran |= head != before;
-            } finally {
-                drainLock.unlock();
-            }
-            if (held) {
-                return ran;
-            }
-        }
-        return ran;
-    }
-
-    /**
-     * Runs queued commands in order until the ring is empty or the stream stalls (true), or a wait at
-     * the head holds it (false); the caller holds {@link #drainLock}.
-     */
-    private boolean runQueued() {
-        long h;
-        while ((h = head) != tail && !stalled) {
-            Command cmd = ring[(int) (h & mask)];
-            if (!passes(cmd) && failure == null && !closed) {
-                return false;
-            }
-            execute(cmd);
-            head = h + 1;
-        }
-        return true;
-    }
-
-    private void execute(Command cmd) {
-        try {
-            // After close, queued work is dropped, never run: its memory may be freed by now, and a
-            // kernel touching freed memory would fail the whole device stickily.
-            if (failure == null && !closed) {
-                device.checkUsable();
-                cmd.task.run(cmd);
-            }
-        } catch (DeviceException ex) {
-            failure = ex;
-            if (ex.sticky()) {
-                device.markFailed(ex);
-            }
-        } catch (RuntimeException ex) {
-            failure = new DeviceException("CUDA_ERROR_LAUNCH_FAILED", "stream '" + name + "'", device.ordinal(), true, ex.toString());
-            device.markFailed(failure);
-        } finally {
-            cmd.task = null;
-            cmd.r0 = null;
-            cmd.r1 = null;
-            cmd.r2 = null;
-        }
-    }
-
-    private void workLoop() {
-        int idle = 0;
-        while (!closed) {
-            boolean ran = false;
-            if (head != tail && !stalled) {
-                drainLock.lock();
-                try {
-                    long before = head;
-                    runQueued();
-                    ran = head != before;
-                } finally {
-                    drainLock.unlock();
-                }
-            }
-            if (ran) {
-                idle = 0;
-            } else if (++idle < 100) {
-                Thread.onSpinWait();
-            } else if (idle < 200) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(50_000);
-            }
-        }
-    }
-
-    private void throwIfFailed() {
-        DeviceException f = failure;
-        if (f == null) {
-            f = device.failure();
-        }
-        if (f != null) {
-            throw f;
-        }
+        queue.enqueue(task, r0, r1, r2, a, b, c, d, e, f);
     }
 
     /** Whether every queued command has run. */
     boolean idle() {
-        return head == tail;
+        return queue.idle();
     }
 
     @Override
     public void synchronize() {
-        throwIfFailed();
-        int spins = 0;
-        while (head != tail) {
-            spins = runOrBackOff(spins);
-            DeviceException f = failure;
-            if (f != null) {
-                head = tail;
-                throw f;
-            }
-        }
-        throwIfFailed();
+        queue.synchronize();
     }
 
     @Override
     public boolean completed() {
-        throwIfFailed();
-        if (!threaded && !stalled && head != tail) {
-            drain(); // an inline stream looks at a held wait again
-            throwIfFailed();
-        }
-        return head == tail;
-    }
-
-    /**
-     * One step of a thread waiting for the queue to empty: an inline stream runs what it can on the caller;
-     * otherwise (or when nothing could run) 100 spins, then parks of 50 µs. Returns the next spin count.
-     */
-    private int runOrBackOff(int spins) {
-        if (!threaded && !stalled && drain()) {
-            return 0;
-        }
-        if (spins < 100) {
-            Thread.onSpinWait();
-        } else {
-            LockSupport.parkNanos(50_000);
-        }
-        return spins + 1;
-    }
-
-    /**
-     * Runs the queued work before a close, up to a wait whose word has not passed: that wait would hold
-     * the stream for ever (nobody released it: a channel releases its armed rounds before it closes its
-     * streams), so it and what queued behind it are dropped with the stream, as a destroyed context drops
-     * its pending work.
-     */
-    private void settle() {
-        int spins = 0;
-        while (head != tail && failure == null) {
-            Command cmd = ring[(int) (head & mask)];
-            Task task = cmd.task;
-            Object word = cmd.r0;
-            if (task == waitTask && word != null && ((EmulatedMemory) word).getAcquireWord(cmd.a) < cmd.b) {
-                return;
-            }
-            spins = runOrBackOff(spins);
-        }
+        return queue.completed();
     }
 
     void stall() {
-        stalled = true;
+        queue.stall();
     }
 
     void resume() {
-        stalled = false;
-        if (threaded) {
-            LockSupport.unpark(worker);
-        } else {
-            drain();
-        }
+        queue.resume();
     }
 
     boolean stalled() {
-        return stalled;
+        return queue.stalled();
     }
 
     @Override
     public void close() {
-        if (closed) {
-            return;
+        if (queue.close()) {
+            device.released(this);
         }
-        if (!stalled && failure == null && device.failure() == null) {
-            settle();
-        }
-        closed = true;
-        if (worker != null) {
-            LockSupport.unpark(worker);
-        }
-        device.released(this);
     }
 
     @Override
     public String toString() {
-        return "EmulatedStream[" + device.ordinal() + "/" + name + (stalled ? ", stalled" : "") + "]";
+        return "EmulatedStream[" + device.ordinal() + "/" + name + (stalled() ? ", stalled" : "") + "]";
     }
 }

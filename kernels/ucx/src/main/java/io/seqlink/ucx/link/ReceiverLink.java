@@ -1,8 +1,5 @@
 package io.seqlink.ucx.link;
 
-import io.seqlink.channel.ClaimStatus;
-import io.seqlink.channel.ConsumerPort;
-import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.LinkState;
@@ -36,18 +33,15 @@ import org.slf4j.LoggerFactory;
 public final class ReceiverLink extends LinkLoop {
 
     private static final Logger log = LoggerFactory.getLogger(ReceiverLink.class);
-    private static final int MAX_FRAMES_PER_PASS = 256;
 
     private final PublishChannel local;
     private final InetSocketAddress listenAddress;
     private final LandingRing landing;
     private final long slotBytes;
-    private final OriginTable origins;
-    private final List<ConsumerPort> ports = new ArrayList<>();
+    private final FrameIntake intake;
     private final MessageHeaders control = new MessageHeaders(16);
     private final String stallMessage;
     private volatile @Nullable InetSocketAddress bound;
-    private volatile boolean stopTaking;
 
     // link thread only
     private @Nullable UcpListener listener;
@@ -62,11 +56,6 @@ public final class ReceiverLink extends LinkLoop {
     private @Nullable String failure;
     private long bye;
     private int generation;
-    private long epoch;
-    private long received;
-    private long epochBase;
-    private long offset;
-    private long lastLocal;
     private long reportedReceived = -1;
     private long reportedConsumed = -1;
     private long beat;
@@ -82,12 +71,7 @@ public final class ReceiverLink extends LinkLoop {
         this.listenAddress = listenAddress;
         this.slotBytes = local.spec().slotBytes();
         this.landing = new LandingRing(landing, settings.window(), slotBytes);
-        this.origins = origins;
-        for (int d : local.consumerDevices()) {
-            ports.add(local.consumer(d));
-        }
-        // a bridge opened again on the same channel (a restarted lifecycle): link frames map to local ones after those published
-        this.lastLocal = local.snapshot().published();
+        this.intake = new FrameIntake(local, this.landing, origins, status);
         this.stallMessage = "the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)";
     }
 
@@ -106,16 +90,10 @@ public final class ReceiverLink extends LinkLoop {
         });
         w.setAmRecvHandler(LinkMessages.FRAMES, (headerAddress, headerSize, data, replyEp) -> {
             ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
-            if (endpoint != null && h.getLong(0) == connection && !stopTaking && failure == null) {
-                long first = h.getLong(8);
-                long last = h.getLong(16);
-                long bytes = h.getLong(24);
-                String wrong = bytes == data.getLength() ? landing.admissible(first, last, bytes, received)
-                        : "batch " + first + ".." + last + " says " + bytes + " B and carries " + data.getLength() + " B";
-                if (wrong == null) {
-                    landing.land(first, last, bytes, data);
-                } else {
-                    failure = wrong + ": a protocol error";
+            if (endpoint != null && h.getLong(0) == connection && intake.taking() && failure == null) {
+                String wrong = intake.land(h.getLong(8), h.getLong(16), h.getLong(24), data);
+                if (wrong != null) {
+                    failure = wrong;
                 }
             }
             return UcsConstants.STATUS.UCS_OK; // a batch not taken is dropped by UCX (rendezvous: never fetched)
@@ -179,7 +157,11 @@ public final class ReceiverLink extends LinkLoop {
             lose(failure);
             return work + 1;
         }
-        work += deliver();
+        work += intake.deliver();
+        String landingProblem = intake.takeProblem();
+        if (landingProblem != null) {
+            failure = landingProblem;
+        }
         work += report(now);
         if (senderBeat != lastSenderBeat) {
             lastSenderBeat = senderBeat;
@@ -260,22 +242,9 @@ public final class ReceiverLink extends LinkLoop {
         connection = h.connection();
         failure = null;
         bye = 0;
-        if (h.epoch() != epoch) {
-            if (epoch != 0) {
-                log.warn("seqlink UCX channel '{}': the sender restarted (epoch {} after {}); frames it had not sent are gone "
-                        + "with it, numbering starts again at {}", local.name(), Long.toHexString(h.epoch()), Long.toHexString(epoch),
-                        h.oldest());
-            }
-            epoch = h.epoch();
-            epochBase = h.oldest() - 1; // older frames were confirmed to the sender before: nothing to resend
-            received = epochBase;
-            offset = lastLocal - epochBase;
-        } else if (h.oldest() > received + 1) {
-            log.error("seqlink UCX channel '{}': the sender no longer holds frames {}..{}, which never arrived", local.name(),
-                    received + 1, h.oldest() - 1);
-            offset += received - (h.oldest() - 1);
-            received = h.oldest() - 1;
-        }
+        intake.resume(h);
+        long epoch = intake.epoch();
+        long received = intake.received();
         landing.reset(LinkLayout.strideFor(h.slotBytes()));
         lastSenderBeat = -1;
         senderBeat = 0;
@@ -302,55 +271,10 @@ public final class ReceiverLink extends LinkLoop {
         return null;
     }
 
-    /** Moves landed frames into the local channel in order: claim, copy, commit; one publish for the pass. */
-    private int deliver() {
-        if (stopTaking) {
-            return 0;
-        }
-        int committed = 0;
-        while (committed < MAX_FRAMES_PER_PASS) {
-            long s = received + 1;
-            int landed = landing.poll(s);
-            if (landed == LandingRing.FAILED) {
-                failure = landing.problem();
-                break;
-            }
-            if (landed == LandingRing.WAITING) {
-                break;
-            }
-            long seq = local.tryClaim();
-            if (seq == ClaimStatus.BATCH_FULL && committed > 0) {
-                local.publish();
-                committed = 0;
-                seq = local.tryClaim();
-            }
-            if (seq < 0) {
-                if (seq == ClaimStatus.CLOSED || seq == ClaimStatus.FAILED) {
-                    stopTaking = true;
-                    status.finish(LinkState.FAILED, "the local channel '" + local.name() + "' is " + ClaimStatus.describe(seq)
-                            + ": frames from the sender are no longer taken");
-                }
-                break; // back-pressured: the local consumers are behind; try again on the next pass
-            }
-            int length = (int) landing.length(s);
-            origins.record(seq, epoch, s);
-            local.buffer().put(0, landing.view(), landing.payloadOffset(s), length);
-            local.commit(length);
-            lastLocal = seq;
-            received = s;
-            status.addBytes(length);
-            committed++;
-        }
-        if (committed > 0) {
-            local.publish();
-            status.received(received);
-        }
-        return committed;
-    }
-
     /** Sends the STATUS back when it moved, or at a heartbeat. */
     private int report(long now) {
-        long consumed = consumed();
+        long consumed = intake.consumed();
+        long received = intake.received();
         if (consumed == reportedConsumed && received == reportedReceived && now - nextStatusNanos < 0) {
             return 0;
         }
@@ -362,20 +286,6 @@ public final class ReceiverLink extends LinkLoop {
         nextStatusNanos = now + settings.heartbeatInterval().toNanos();
         status.consumed(consumed);
         return 1;
-    }
-
-    /** The newest link sequence of this epoch that every live local consumer acknowledged. */
-    private long consumed() {
-        long ack = Long.MAX_VALUE;
-        for (ConsumerPort p : ports) {
-            if (p.state() != ConsumerState.DEAD) {
-                ack = Math.min(ack, p.acknowledged());
-            }
-        }
-        if (ack == Long.MAX_VALUE) {
-            ack = lastLocal;
-        }
-        return Math.max(epochBase, Math.min(received, ack - offset));
     }
 
     /** A lost link: closed at once; the sender connects again. */
@@ -426,12 +336,12 @@ public final class ReceiverLink extends LinkLoop {
 
     /** Stops taking frames from the link (what landed stays with the sender, unconfirmed). Any thread. */
     public void stopTaking() {
-        stopTaking = true;
+        intake.stopTaking();
     }
 
     /** Frames published here that the local consumers have not all acknowledged yet. Link thread. */
     private boolean unconfirmed() {
-        return endpoint != null && consumed() < received;
+        return endpoint != null && intake.consumed() < intake.received();
     }
 
     @Override
@@ -443,7 +353,7 @@ public final class ReceiverLink extends LinkLoop {
 
     @Override
     protected boolean closing(long now, boolean overdue) {
-        stopTaking = true;
+        intake.stopTaking();
         if (!overdue && unconfirmed()) {
             step(now); // keep reporting credits while the local consumers finish what was published
             return false;

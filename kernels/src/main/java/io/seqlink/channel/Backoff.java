@@ -4,7 +4,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The idle steps of a waiting producer, by how often it has waited: spin, then yield, then park from
- * 1 µs doubling up to 100 µs. Stateless, so a blocking claim allocates nothing.
+ * 1 µs doubling up to 64 µs. Stateless, so a blocking claim allocates nothing.
  */
 final class Backoff {
 

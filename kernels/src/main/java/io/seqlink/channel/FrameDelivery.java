@@ -155,10 +155,7 @@ final class FrameDelivery {
             r.call();
             try {
                 r.subscription.batches.onBatch(batch);
-                long now = System.nanoTime();
-                for (int i = 0; i < batch.size; i++) {
-                    latency.record(batch.frames[i].sequence, now);
-                }
+                latency.recordRound(r.validFrom, r.to, host); // the batch's frames: the ones the host ring holds
                 r.taken = (int) (r.to - r.validFrom + 1);
                 r.delivered = r.taken;
                 r.lastFailure = null;

@@ -21,6 +21,7 @@ import jcuda.driver.CUstream;
 import jcuda.driver.CUstreamWriteValue_flags;
 import jcuda.driver.CUstream_flags;
 import jcuda.driver.JCudaDriver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A non-blocking CUDA stream ({@code CU_STREAM_NON_BLOCKING}: no implicit ordering with the legacy
@@ -41,7 +42,7 @@ final class CudaStream implements DeviceStream {
     private KernelLaunch writeValueKernel;
     private volatile boolean closed;
     /** The last wait on pinned host memory, which the host can release by raising the word ({@link #releaseWait}). */
-    private CudaMappedBuffer waitWord;
+    private @Nullable CudaMappedBuffer waitWord;
     private long waitOffset;
     private long waitValue;
     /** Waits {@link #releaseWait} raised the word of (written under the monitor, read from any thread). */
@@ -156,15 +157,14 @@ final class CudaStream implements DeviceStream {
         }
         context.bind();
         NativePointers.repoint(dstPointer, d);
-        if (memory instanceof CudaMappedBuffer mapped) {
-            waitWord = mapped;
-            waitOffset = offset;
-            waitValue = value;
-        }
         int r = JCudaDriver.cuStreamWaitValue64(stream, dstPointer, value, jcuda.driver.CUstreamWaitValue_flags.CU_STREAM_WAIT_VALUE_GEQ);
         if (r != CUresult.CUDA_SUCCESS) {
             throw Cu.error(r, "cuStreamWaitValue64", context.ordinal(), "stream '" + name + "'");
         }
+        // only a wait that was enqueued, and only the last one: a wait on device memory leaves none to release
+        waitWord = memory instanceof CudaMappedBuffer mapped ? mapped : null;
+        waitOffset = offset;
+        waitValue = value;
     }
 
     /**
@@ -176,6 +176,7 @@ final class CudaStream implements DeviceStream {
         if (waitWord != null && waitWord.raiseTo(waitOffset, waitValue) < waitValue) {
             waitsReleased++; // the word was below: this raise released a wait (a passed one costs nothing)
         }
+        waitWord = null; // released or passed: never raised again, so no record outlives its buffer
     }
 
     @Override
@@ -240,6 +241,7 @@ final class CudaStream implements DeviceStream {
             toRelease = new ArrayList<>(releases);
             releases.clear();
         }
+        releaseWait(); // a pending wait would hold the synchronisation below forever
         try {
             context.bind();
             JCudaDriver.cuStreamSynchronize(stream); // its error, if any, was reported where it happened

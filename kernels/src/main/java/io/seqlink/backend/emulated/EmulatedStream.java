@@ -154,11 +154,6 @@ final class EmulatedStream implements DeviceStream {
         queue.enqueue(task, r0, r1, r2, a, b, c, d, e, f);
     }
 
-    /** Whether every queued command has run. */
-    boolean idle() {
-        return queue.idle();
-    }
-
     @Override
     public void synchronize() {
         queue.synchronize();

@@ -234,11 +234,6 @@ final class StreamQueue {
         }
     }
 
-    /** Whether every queued command has run. */
-    boolean idle() {
-        return head == tail;
-    }
-
     /** Waits until every queued command has run; throws the stream's failure (dropping what is queued). */
     void synchronize() {
         throwIfFailed();

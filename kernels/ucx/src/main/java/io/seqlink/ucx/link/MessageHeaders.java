@@ -2,6 +2,7 @@ package io.seqlink.ucx.link;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxUtils;
 import org.openucx.jucx.ucp.UcpRequest;
@@ -52,14 +53,8 @@ final class MessageHeaders {
         sends[slot] = request;
     }
 
-    /** Whether buffer {@code slot}'s last send has completed. */
-    boolean idle(int slot) {
-        UcpRequest last = sends[slot];
-        return last == null || last.isCompleted();
-    }
-
     /** Forgets every send (their endpoint closed, which completed them). */
     void clear() {
-        java.util.Arrays.fill(sends, null);
+        Arrays.fill(sends, null);
     }
 }

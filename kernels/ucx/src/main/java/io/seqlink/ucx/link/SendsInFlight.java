@@ -37,10 +37,6 @@ final class SendsInFlight {
         return size == capacity;
     }
 
-    boolean isEmpty() {
-        return size == 0;
-    }
-
     /**
      * Sends slots {@code from..to} ({@code bytes} from {@code address}) as one message on
      * {@code connection}; the caller checked {@link #full()}.

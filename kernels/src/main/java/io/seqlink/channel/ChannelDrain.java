@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>DRAINING (one compare-and-set): new producer calls are refused;</li>
- *   <li>the producer guard shuts and the drain waits for the producer calls already inside, so the
- *       published count it then reads is final: every publish that returned is in it;</li>
+ *   <li>the producer guard shuts and the drain waits for the producer calls already inside, and for
+ *       the claims being written (a claim holds the guard until its commit), so the published count it
+ *       then reads is final: every publish that returned is in it;</li>
  *   <li>it waits until every live consumer acknowledged that count (or the timeout passes), then
  *       finishes: what was not delivered is in the {@link DrainReport}, per consumer.</li>
  * </ol>
@@ -74,8 +75,8 @@ final class ChannelDrain {
         long[] targets = new long[mine.size()];
         for (int i = 0; i < mine.size(); i++) {
             DefaultPublishChannel ch = mine.get(i);
-            while (ch.life().producersInside() > 0 && d.pause()) {
-                // a producer call that was admitted finishes
+            while (d.othersInside(ch) > 0 && d.pause()) {
+                // a producer call that was admitted finishes, a claim being written commits
             }
             targets[i] = ch.sequencer().published();
         }
@@ -98,11 +99,19 @@ final class ChannelDrain {
     private boolean allQuiet(List<DefaultPublishChannel> channels) {
         long before = publishedSum(channels);
         for (DefaultPublishChannel ch : channels) {
-            if (ch.life().producersInside() > 0 || !acknowledged(ch, ch.sequencer().published())) {
+            if (othersInside(ch) > 0 || !acknowledged(ch, ch.sequencer().published())) {
                 return false;
             }
         }
         return publishedSum(channels) == before;
+    }
+
+    /**
+     * Producer calls and open claims inside {@code ch}'s guard, the caller's own claim excepted: it cannot
+     * commit while this drain runs on its thread.
+     */
+    private int othersInside(DefaultPublishChannel ch) {
+        return ch.life().producersInside() - (ch.sequencer().openClaimOf(caller) > 0 ? 1 : 0);
     }
 
     private static long publishedSum(List<DefaultPublishChannel> channels) {

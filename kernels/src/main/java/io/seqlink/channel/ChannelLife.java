@@ -122,25 +122,24 @@ final class ChannelLife {
         if (!producers.enter()) {
             return false;
         }
-        return phase.get() == OPEN || admitWhileDraining(); // OPEN is one instance: the check is a load and a compare
-    }
-
-    private boolean admitWhileDraining() {
-        if (state() == ChannelState.DRAINING && admitListeners && DeliveryWorker.onListenerThread()) {
+        if (admitsProducer()) {
             return true;
         }
         producers.exit();
         return false;
     }
 
-    void exitProducer() {
-        producers.exit();
+    /**
+     * Whether the calling thread may produce now, asked by a thread already inside the guard (a claim
+     * that commits): OPEN, or DRAINING for seqlink's listener threads while a runtime drains all channels.
+     */
+    boolean admitsProducer() {
+        return phase.get() == OPEN // OPEN is one instance: the check is a load and a compare
+                || (state() == ChannelState.DRAINING && admitListeners && DeliveryWorker.onListenerThread());
     }
 
-    void enterProducerOrThrow(String call) {
-        if (!enterProducer()) {
-            throwUnusable(call, "");
-        }
+    void exitProducer() {
+        producers.exit();
     }
 
     /** Throws what a producer call on a channel that refuses it throws. */

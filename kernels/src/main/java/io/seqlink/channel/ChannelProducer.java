@@ -13,6 +13,14 @@ import java.util.concurrent.TimeUnit;
  * the thread that made it: {@code buffer}, {@code devicePointer}, {@code commit} and
  * {@code commitDevice} work on the calling thread's claim and fail at once, naming the rule, when it
  * holds none. Nothing here allocates per frame.
+ *
+ * <p>An open claim stays inside the producer guard from the claim to its commit: the staging slot the
+ * thread writes through {@link #buffer()} is pinned memory, freed only once nobody can reach it, and
+ * the thread reaches it until it commits. So {@code buffer} and {@code devicePointer} need no guard of
+ * their own (a single producer pays one guard entry and one exit per frame, not three of each), a close
+ * waits for a claim being written (up to its timeout) before it reads the final published count, and a
+ * thread that never commits its claim keeps the channel's memory until it does. A commit the channel
+ * refuses (failed, closed or draining) abandons the claim: it leaves the guard and the claim is gone.
  */
 final class ChannelProducer {
 
@@ -74,14 +82,19 @@ final class ChannelProducer {
         return slowest;
     }
 
+    /** A claim keeps the guard it entered (the class comment says why); any other outcome leaves it. */
     long tryClaim() {
         if (!life.enterProducer()) {
             return life.refusedStatus();
         }
+        long seq = 0;
         try {
-            return claimCounted();
+            seq = claimCounted();
+            return seq;
         } finally {
-            life.exitProducer();
+            if (seq <= 0) {
+                life.exitProducer();
+            }
         }
     }
 
@@ -119,12 +132,14 @@ final class ChannelProducer {
                 status = life.refusedStatus();
                 break;
             }
+            boolean claimed = false;
             try {
                 if (status == ClaimStatus.BATCH_FULL) {
                     sequencer.publishCommitted();
                 }
                 status = sequencer.claim(Thread.currentThread());
-                if (status > 0) {
+                claimed = status > 0;
+                if (claimed) {
                     producer.stagingView(status).clear();
                 } else if (status == ClaimStatus.BACK_PRESSURED && !counted) {
                     sequencer.countBackPressured();
@@ -133,7 +148,9 @@ final class ChannelProducer {
             } catch (DeviceException ex) {
                 throw life.fail(ex, spec.producer());
             } finally {
-                life.exitProducer();
+                if (!claimed) {
+                    life.exitProducer(); // a claim keeps the guard until its commit
+                }
             }
             if (!worthWaiting(status)) {
                 break;
@@ -148,29 +165,23 @@ final class ChannelProducer {
                 || (status == ClaimStatus.BATCH_FULL && !sequencer.holdsWindowFrame(Thread.currentThread()));
     }
 
+    /** No guard of its own: the calling thread's claim holds it (the class comment). */
     ByteBuffer buffer() {
-        life.enterProducerOrThrow("buffer()");
-        try {
-            return producer.stagingView(claimOf("buffer()", "call tryClaim() first"));
-        } finally {
-            life.exitProducer();
-        }
+        return producer.stagingView(claimOf("buffer()", "buffer()", "call tryClaim() first"));
     }
 
     long devicePointer() {
-        life.enterProducerOrThrow("devicePointer()");
-        try {
-            return producer.devicePointer(claimOf("devicePointer()", "call tryClaim() first"));
-        } finally {
-            life.exitProducer();
-        }
+        return producer.devicePointer(claimOf("devicePointer()", "devicePointer()", "call tryClaim() first"));
     }
 
-    /** The calling thread's open claim, or an exception naming the rule. */
-    private long claimOf(String call, String fix) {
+    /** The calling thread's open claim, or an exception naming the rule (or why the channel refuses {@code call}). */
+    private long claimOf(String call, String signature, String fix) {
         long seq = sequencer.openClaimOf(Thread.currentThread());
         if (seq == 0) {
-            throw new IllegalStateException(call + ": no frame is claimed on channel '" + channel.name() + "' by thread '"
+            if (!life.admitsProducer()) {
+                life.throwUnusable(call, "");
+            }
+            throw new IllegalStateException(signature + ": no frame is claimed on channel '" + channel.name() + "' by thread '"
                     + Thread.currentThread().getName() + "'; " + fix + " (a claim belongs to the thread that made it)");
         }
         return seq;
@@ -184,12 +195,20 @@ final class ChannelProducer {
         commit(length, "commitDevice", "commitDevice(length)", true);
     }
 
-    /** {@code call} and {@code signature} are constants: nothing is built per frame. */
+    /**
+     * Ends the calling thread's claim and leaves the guard its claim entered. A length outside the slot
+     * changes nothing (the claim stays open, to be committed again); a channel that refuses the commit,
+     * or a device error, abandons the claim. {@code call} and {@code signature} are constants: nothing is
+     * built per frame.
+     */
     private void commit(int length, String call, String signature, boolean deviceWritten) {
-        life.enterProducerOrThrow(call);
+        long seq = claimOf(call, signature, "call tryClaim() or claim() first and commit the frame it returns");
+        checkLength(length, signature);
         try {
-            long seq = claimOf(signature, "call tryClaim() or claim() first and commit the frame it returns");
-            checkLength(length, signature);
+            if (!life.admitsProducer()) {
+                sequencer.abandon(seq);
+                life.throwUnusable(call, " (the claimed frame " + seq + " is dropped)");
+            }
             if (deviceWritten) {
                 producer.setLength(seq, length);
             } else {
@@ -197,9 +216,10 @@ final class ChannelProducer {
             }
             sequencer.markCommitted(seq);
         } catch (DeviceException ex) {
+            sequencer.abandon(seq);
             throw life.fail(ex, spec.producer());
         } finally {
-            life.exitProducer();
+            life.exitProducer(); // the claim's own entry: it ends here, committed or abandoned
         }
     }
 

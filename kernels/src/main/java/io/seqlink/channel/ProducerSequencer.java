@@ -163,7 +163,11 @@ final class ProducerSequencer extends ProducerSequencerFields {
         int i = (int) c & mask;
         // the newest claim is this thread's (always so for a single producer): its only possible open one
         long s = (long) LONGS.getAcquire(claimSeq, i) == c && THREADS.getOpaque(owner, i) == thread ? c : latestOf(thread);
-        return s > 0 && (long) LONGS.getAcquire(committed, (int) s & mask) != s
+        if (s <= 0) {
+            return 0;
+        }
+        long mark = (long) LONGS.getAcquire(committed, (int) s & mask);
+        return mark != s && mark != -s // neither committed nor abandoned
                 && (long) LONGS.getAcquire(claimSeq, (int) s & mask) == s ? s : 0; // not reused meanwhile by s + window
     }
 
@@ -183,6 +187,15 @@ final class ProducerSequencer extends ProducerSequencerFields {
             }
         }
         return 0;
+    }
+
+    /**
+     * Gives up {@code sequence}, claimed and never to be committed (its channel refused the commit): it is
+     * no longer its thread's open claim, and it is never published, so the window stays shut behind it
+     * (the channel takes no more frames by then). The mark is the sequence negated: no commit mark.
+     */
+    void abandon(long sequence) {
+        LONGS.setRelease(committed, (int) sequence & mask, -sequence);
     }
 
     /**

@@ -62,7 +62,8 @@ public interface PublishChannel extends AutoCloseable {
      * ({@code > 0}) or a negative {@link ClaimStatus}: {@code BACK_PRESSURED}, {@code CLAIM_OPEN} (this
      * thread holds an uncommitted claim), {@code BATCH_FULL} ({@code max-publish-batch} frames are
      * claimed and not yet published), {@code CLOSED}, {@code FAILED}. A call that finds no free slot
-     * counts once in the channel's back-pressure count.
+     * counts once in the channel's back-pressure count. A claim keeps the channel's memory until its
+     * commit: a close waits for it (up to the close's timeout) and frees nothing under the writer.
      */
     long tryClaim();
 
@@ -98,6 +99,8 @@ public interface PublishChannel extends AutoCloseable {
      * Ends the claimed frame written through {@link #buffer()}: {@code length} bytes are copied to the
      * device on the producer stream. Throws {@link IllegalArgumentException} for a length outside
      * 0..slot size and {@link IllegalStateException} when no frame is claimed; neither changes anything.
+     * On a channel that no longer takes frames (closed, draining, failed) it throws
+     * {@link IllegalStateException} and the claim ends: its frame is counted unpublished.
      */
     void commit(int length);
 

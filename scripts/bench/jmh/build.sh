@@ -2,7 +2,7 @@
 # Builds one runnable JMH jar from a seqlink checkout: build.sh CHECKOUT OUT.jar
 # (test-compile runs JMH's annotation processor; package copies the runtime deps to kernels/tools/target/lib).
 set -euo pipefail
-tree=$1; out=$(realpath -m "$2")
+tree=$(realpath "$1"); out=$(realpath -m "$2")
 m2=${M2_REPO:-$HOME/.m2/repository}
 (cd "$tree" && mvn -B -ntp -o -q -pl kernels/tools -am package -DskipTests -Djcstress.skip=true)
 stage=$(mktemp -d)

@@ -146,7 +146,10 @@ final class ProducerSequencer extends ProducerSequencerFields {
             }
             if (CLAIMED.compareAndSet(this, c, next)) {
                 int i = (int) next & mask;
-                THREADS.setOpaque(owner, i, thread);
+                if (THREADS.getOpaque(owner, i) != thread) {
+                    // a reference store costs a GC write barrier; a single producer finds itself there after the first lap
+                    THREADS.setOpaque(owner, i, thread);
+                }
                 LONGS.setRelease(claimSeq, i, next); // after the owner: whoever sees the sequence sees its owner
                 return next;
             }

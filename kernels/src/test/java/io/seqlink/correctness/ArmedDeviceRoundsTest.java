@@ -7,6 +7,8 @@ import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
+import io.seqlink.channel.DeviceFrameHandler;
+import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.RetryPolicy;
@@ -158,6 +160,55 @@ class ArmedDeviceRoundsTest {
                 ch.close();
                 listener.close();
             }
+        }
+    }
+
+    /**
+     * The frame comes while its armed round's listener is failing (the listener publishes it, then enqueues its
+     * kernel and throws): the consume step takes it but the round has no ack step; with one attempt the frame goes
+     * to the error handler, which refuses it: the consumer holds at it, unacknowledged, and a later round
+     * delivers it.
+     */
+    @ParameterizedTest
+    @EnumSource(EmulatedTopology.StreamMode.class)
+    void aFrameTakenByAnArmedRoundWhoseListenerFailedIsNotAcknowledged(EmulatedTopology.StreamMode mode) {
+        try (SeqlinkRuntime rt = open(mode)) {
+            PublishChannel ch = rt.openChannel(Rig.channel("armed-device-refused", 0, 1).build());
+            List<Long> refused = new CopyOnWriteArrayList<>();
+            ConsumerPort port = ch.consumer(1).retryPolicy(new RetryPolicy(1, Duration.ZERO, 1.0, Duration.ZERO))
+                    .errorHandler((frame, cause) -> {
+                        refused.add(frame.sequence());
+                        throw new IllegalStateException("the test's error handler refuses every frame");
+                    });
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH);
+            AtomicBoolean first = new AtomicBoolean(true);
+            port.subscribeDevice(new DeviceFrameHandler() {
+                @Override
+                public boolean acceptsArmedRounds() {
+                    return true;
+                }
+
+                @Override
+                public void onFrames(DeviceFrames frames) {
+                    if (first.getAndSet(false)) {
+                        offer(ch, 1);
+                        ch.producerStream().synchronize(); // published on the device before the round is released
+                        listener.failOnce(1, true);
+                    }
+                    listener.onFrames(frames);
+                }
+            });
+            assertThat(port.poll(1)).isZero();
+            assertThat(Rig.await(WAIT, () -> port.poll(1) >= 0 && refused.size() == 1)).isTrue();
+            assertThat(port.stream().completed()).as("the dead letter brought the frame to the host: the stream ran").isTrue();
+            assertThat(listener.deliveries(1)).as("the failed attempt's kernel ran on the frame, as on any stream").isEqualTo(1);
+            assertThat(port.acknowledged()).as("a frame no listener handled is not acknowledged").isZero();
+            assertThat(port.snapshot().delivered()).isZero();
+            assertThat(awaitAcked(port, 1)).as("after the hold, an ordinary round delivers it").isTrue();
+            assertThat(listener.deliveries(1)).isEqualTo(2);
+            assertThat(refused).containsExactly(1L);
+            ch.close();
+            listener.close();
         }
     }
 

@@ -3,7 +3,6 @@ package io.seqlink.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.DeviceException;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
@@ -15,7 +14,6 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,30 +30,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Tag("gpu")
 class ArmedDeviceRoundsGpuTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static final int LENGTH = 1024;
 
     private static ChannelSpec.Builder spec(String name) {
         return ChannelSpec.builder(name).producer(0).consumers(0).slots(16).slotBytes(4096);
-    }
-
-    private static boolean await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline >= 0) {
-                return condition.getAsBoolean();
-            }
-            LockSupport.parkNanos(100_000);
-        }
-        return true;
-    }
-
-    private static boolean finished(ConsumerPort port) {
-        try {
-            return port.stream().completed();
-        } catch (DeviceException failed) {
-            return true;
-        }
     }
 
     private static void offer(PublishChannel ch, long s) {
@@ -64,7 +42,7 @@ class ArmedDeviceRoundsGpuTest {
 
     /** Polls until the port acknowledged {@code s} and its poller counted the frames up to it. */
     private static boolean awaitTaken(ConsumerPort port, long s) {
-        return await(() -> port.poll(1) >= 0 && port.acknowledged() >= s && port.snapshot().delivered() >= s);
+        return Gpu.await(() -> port.poll(1) >= 0 && port.acknowledged() >= s && port.snapshot().delivered() >= s);
     }
 
     @ParameterizedTest
@@ -78,7 +56,7 @@ class ArmedDeviceRoundsGpuTest {
             port.subscribeDevice(listener);
             for (long s = 1; s <= frames; s++) {
                 port.poll(1);
-                assertThat(finished(port)).as("frame %d armed before it is published", s).isFalse();
+                assertThat(Gpu.finished(port)).as("frame %d armed before it is published", s).isFalse();
                 offer(ch, s);
                 assertThat(awaitTaken(port, s)).as("frame %d: %s", s, port.snapshot()).isTrue();
             }
@@ -108,9 +86,9 @@ class ArmedDeviceRoundsGpuTest {
             offer(ch, 1);
             assertThat(awaitTaken(port, 1)).isTrue();
             port.poll(1);
-            assertThat(finished(port)).as("frame 2 armed").isFalse();
+            assertThat(Gpu.finished(port)).as("frame 2 armed").isFalse();
             assertThat(port.pause()).isTrue();
-            assertThat(await(() -> finished(port))).as("the pause released the wait").isTrue();
+            assertThat(Gpu.await(() -> Gpu.finished(port))).as("the pause released the wait").isTrue();
             assertThat(listener.untakenLaunches()).as("the released round's kernel saw READY_TO < first").isEqualTo(1);
             assertThat(port.acknowledged()).as("the released round's ack acknowledged nothing").isEqualTo(1);
             assertThat(port.resume()).isTrue();
@@ -153,7 +131,7 @@ class ArmedDeviceRoundsGpuTest {
             });
             producer.start();
             releaser.start();
-            boolean all = await(() -> port.poll(4) >= 0 && port.acknowledged() >= frames);
+            boolean all = Gpu.await(() -> port.poll(4) >= 0 && port.acknowledged() >= frames);
             done.set(true);
             producer.join();
             releaser.join();

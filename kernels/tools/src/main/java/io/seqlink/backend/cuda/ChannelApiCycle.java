@@ -51,15 +51,9 @@ final class ChannelApiCycle {
                 BenchWork.on(ch.producerStream()).fill(ch.ring(), ch.payloadOffset(seq), size, seq);
                 ch.commitDevice((int) size);
                 ch.publish();
-                while (port.poll(1) == 0) {
-                    Thread.onSpinWait();
-                }
-                while (port.acknowledged() < seq) {
-                    Thread.onSpinWait();
-                }
+                awaitTaken(port, seq);
             });
-            long[] verified = BenchReport.verifyLast(total, size,
-                    s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
+            long[] verified = verifiedSums(sums, total, size);
             report.latency("cycle-channel", "java-channel-api", size, frames, timed, verified);
             sums.close();
         }
@@ -83,15 +77,9 @@ final class ChannelApiCycle {
             long total = (long) warmup + frames;
             BenchReport.Timed timed = BenchReport.timeFrames(warmup, frames, s -> port.poll(1), s -> {
                 long seq = produce(ch, size);
-                while (port.poll(1) == 0) {
-                    Thread.onSpinWait();
-                }
-                while (port.acknowledged() < seq) {
-                    Thread.onSpinWait();
-                }
+                awaitTaken(port, seq);
             });
-            long[] verified = BenchReport.verifyLast(total, size,
-                    s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
+            long[] verified = verifiedSums(sums, total, size);
             report.latency("cycle-channel-device-armed", "java-channel-api", size, frames, timed, verified);
             ch.close();
             listener.close();
@@ -126,13 +114,27 @@ final class ChannelApiCycle {
                 throw new IllegalStateException("throughput run failed", failure.get());
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long[] verified = BenchReport.verifyLast(total, size,
-                    s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
+            long[] verified = verifiedSums(sums, total, size);
             report.throughput(armed ? "channel-device-armed" : "channel-device", size, total, 1, seconds, verified);
             ch.close();
             listener.close();
             sums.close();
         }
+    }
+
+    /** Polls the port until a round took a frame (its listener's work enqueued), then spins until frame {@code seq}'s ack. */
+    private static void awaitTaken(ConsumerPort port, long seq) {
+        while (port.poll(1) == 0) {
+            Thread.onSpinWait();
+        }
+        while (port.acknowledged() < seq) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** {verified, corrupt} of the checksums the device listener wrote into word {@code s % 1024} of {@code sums}. */
+    private static long[] verifiedSums(MappedBuffer sums, long total, long size) {
+        return BenchReport.verifyLast(total, size, s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
     }
 
     /** A producer thread publishing frames 1 to {@code total} ({@link #produce}); a failure lands in {@code failure}. */

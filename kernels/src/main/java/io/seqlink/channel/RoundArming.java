@@ -48,10 +48,6 @@ final class RoundArming {
         return armed != null ? new RoundArming(port, transport, counters, delivery, armed) : null;
     }
 
-    ArmedRound armed() {
-        return armed;
-    }
-
     /**
      * Whether frame {@code s} may be armed for {@code sub}: a host listener, or a device listener that
      * {@linkplain DeviceFrameHandler#acceptsArmedRounds accepts armed rounds} and runs on the poller (not one

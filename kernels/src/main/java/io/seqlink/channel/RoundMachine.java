@@ -202,7 +202,7 @@ final class RoundMachine {
                 return 0;
             }
             if (round.subscription.kind == Subscription.Kind.DEVICE) {
-                return acknowledge(); // its listener's work and ack ran on the stream
+                return acknowledge(); // its listener's work and ack are on the stream, after the consume step
             }
         }
         long validFrom = Math.max(round.from, transport.mirrorWord(ConsumerBlock.VALID_FROM));

@@ -152,7 +152,7 @@ if ci or ji:
     for key in sorted(set(ci) | set(ji), key=lambda k: (str(k[0]), k[1] or 0)):
         mode, size = key
         c, j = ci.get(key), ji.get(key)
-        if mode in ("cycle", "wait-value", "memcpy-peer", "cycle-channel", "floor", "naive-2s"):
+        if mode in ("cycle", "wait-value", "memcpy-peer", "cycle-channel", "cycle-channel-device-armed", "floor", "naive-2s"):
             cl = c["latency_us"] if c else None
             jl = j["latency_us"] if j else None
             r50 = "%.2f" % (jl["p50"] / cl["p50"]) if cl and jl and cl["p50"] else "-"
@@ -175,11 +175,11 @@ if ci or ji:
             lines.append("  %-22s %9d %9.3f %9.2f %9.2f %9.2f %9.1f %8d" % (r["scheme"], r["rounds"], n(r["gb_per_s"]), n(l["p50"]),
                                                                       n(l["p99"]), n(l["p999"]), n(r["remote_reads_per_round"]),
                                                                       r["timeouts"]))
-    chan = [r for r in java.get("results", []) if r.get("mode") == "cycle-channel"]
+    chan = [r for r in java.get("results", []) if r.get("mode") in ("cycle-channel", "cycle-channel-device-armed")]
     if chan:
-        lines += ["", "cycle through the public channel API (Java)", "  %8s %9s %9s %9s" % ("bytes", "p50 us", "p99 us", "alloc/frm")]
+        lines += ["", "cycle through the public channel API (Java)", "  %-27s %8s %9s %9s %9s" % ("mode", "bytes", "p50 us", "p99 us", "alloc/frm")]
         for r in chan:
-            lines.append("  %8s %9.2f %9.2f %9.2f" % (r["frame_bytes"], r["latency_us"]["p50"], r["latency_us"]["p99"], r["alloc_bytes_per_frame"]))
+            lines.append("  %-27s %8s %9.2f %9.2f %9.2f" % (r["mode"], r["frame_bytes"], r["latency_us"]["p50"], r["latency_us"]["p99"], r["alloc_bytes_per_frame"]))
 for name in ("cycle-cpp.json", "cycle-java.json", "launch-variants.json"):
     d = load(name)
     if "error" in d:

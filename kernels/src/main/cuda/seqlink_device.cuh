@@ -10,6 +10,9 @@
 //                     the one acquire read of publish_seq; the blocks of a grid agree on one value), read
 //                     the frames up to the value it returns, and end with acknowledge_at_end(c, last)
 //                     from every thread when no other step acknowledges.
+//   device listener   (DeviceFrameHandler: kernels the channel's own consume step precedes on the stream)
+//                     round_frames(descriptor, first, last, &from, &to): the frames the round took; an
+//                     armed round's may be none.
 //
 // `a` and `c` are the channel's handles, by value (seqlink::PublishArgs, seqlink::ConsumeArgs), as the
 // Java call that launches your kernel passes them. The shipped subset: publish_at_end serves channels
@@ -186,6 +189,32 @@ __device__ __forceinline__ uint64_t length(const ConsumeArgs& c, uint64_t s) {
 // reads.
 __device__ __forceinline__ void acknowledge(uint64_t mirror, uint64_t sequence) {
     st_release_sys(word_at(mirror, layout::CONSUMER_CONSUMED_SEQ), sequence);
+}
+
+// ---- a device listener's kernels (DeviceFrames) ---------------------------------------------------
+
+// The frames of first..last the round's consume step took, from the consumer's device block
+// (DeviceFrames.descriptor()): from = max(first, valid_from), to = min(last, ready_to); false when none.
+// A listener that takes armed rounds (DeviceFrameHandler.acceptsArmedRounds) must call it and do nothing
+// when it returns false: an armed round released without its frame has ready_to < first. Ordering: stream
+// order only. The consume step wrote the words earlier on this kernel's stream, and kernel boundaries of
+// one stream make them visible (CUDA programming guide); strong relaxed loads, no acquire: nothing
+// races them. Read it from any thread; valid until the next consume step on the stream.
+__device__ __forceinline__ bool round_frames(uint64_t descriptor, uint64_t first, uint64_t last, uint64_t* from,
+        uint64_t* to) {
+    const uint64_t valid_from = ld_relaxed_sys(word_at(descriptor, layout::CONSUMER_VALID_FROM));
+    const uint64_t ready_to = ld_relaxed_sys(word_at(descriptor, layout::CONSUMER_READY_TO));
+    *from = max(first, valid_from);
+    *to = min(last, ready_to);
+    return *from <= *to;
+}
+
+// Acknowledges what the consume step before it on the stream took (the device block's ready_to, read in
+// stream order as round_frames reads it), from one thread: one release store into the host mirror, after
+// the reads stream order put before it. Safe to enqueue before the frames exist: a round that took nothing
+// has ready_to = from - 1, the last acknowledgement (the host starts a round only at the frame after it).
+__device__ __forceinline__ void acknowledge_taken(uint64_t descriptor, uint64_t mirror) {
+    acknowledge(mirror, ld_relaxed_sys(word_at(descriptor, layout::CONSUMER_READY_TO)));
 }
 
 // The consumer's last act when nothing else acknowledges: every thread of every block calls it after

@@ -1,9 +1,11 @@
 // test_kernels.cu: the GPU tests' own kernels (io/seqlink/kernels/test/seqlink-test.fatbin on the test
 // class path), launched through the user-kernel API like any user's: the frame pattern's fill and
-// checksum (io.seqlink.backend.PatternKernels names them and holds their Java twins), and a kernel that
+// checksum (io.seqlink.backend.PatternKernels names them and holds their Java twins), a device listener's
+// kernel for armed rounds (io.seqlink.testing.ArmedChecksumListener holds its twin), and a kernel that
 // provokes a sticky device error on purpose.
 #include <cstdint>
 
+#include "seqlink_device.cuh"
 #include "seqlink_pattern.cuh"
 #include "seqlink_sync.cuh"
 
@@ -14,6 +16,30 @@ extern "C" __global__ void pattern_fill(uint64_t dst, uint64_t length, uint64_t 
 extern "C" __global__ void __launch_bounds__(256) pattern_checksum(uint64_t src, uint64_t length, uint64_t out,
         uint64_t scratch) {
     seqlink::checksum_grid(src, length, out, scratch);
+}
+
+// A device listener's work on frame `sequence` of an armed (or ordinary) round, one thread: does nothing but
+// count the launch in results[0] when the round's consume step did not take the frame (round_frames, stream
+// order); otherwise counts a frame below the last one taken in results[2], then the delivery of the frame in
+// results[2 + 2s] and its checksum in results[3 + 2s]. results is host memory the test reads after the acks.
+extern "C" __global__ void test_armed_take(uint64_t descriptor, uint64_t payload, uint64_t sequence, uint64_t length,
+        uint64_t results) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) {
+        return;
+    }
+    volatile uint64_t* r = reinterpret_cast<volatile uint64_t*>(results);
+    uint64_t from;
+    uint64_t to;
+    if (!seqlink::device::round_frames(descriptor, sequence, sequence, &from, &to)) {
+        r[0] = r[0] + 1;
+        return;
+    }
+    if (sequence <= r[1]) {
+        r[2] = r[2] + 1;
+    }
+    r[1] = sequence;
+    r[2 + 2 * sequence] = r[2 + 2 * sequence] + 1;
+    r[3 + 2 * sequence] = seqlink::checksum_serial(reinterpret_cast<const uint8_t*>(payload), length);
 }
 
 // mode 0 stores to `address` (pass an unmapped one: CUDA_ERROR_ILLEGAL_ADDRESS), mode 1 traps

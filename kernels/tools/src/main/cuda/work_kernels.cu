@@ -1,11 +1,13 @@
 // work_kernels.cu: the benchmarks' device work as user kernels: the frame pattern's fill and checksum
 // (io.seqlink.backend.PatternKernels binds them; every module that uses them compiles these two entry points
-// over the runtime's shipped seqlink_pattern.cuh, since a shipped header defines no kernels), the pipeline
+// over the runtime's shipped seqlink_pattern.cuh, since a shipped header defines no kernels), the checksum of
+// a device listener that takes armed rounds (io.seqlink.bench.TakenChecksumListener), the pipeline
 // benchmark's workload (pipeline_kernels.cuh, io.seqlink.bench.PipelineKernels), and the launch-path no-ops
 // LaunchVariantsBenchmark times.
 #include <cstdint>
 
 #include "pipeline_kernels.cuh"
+#include "seqlink_device.cuh"
 #include "seqlink_pattern.cuh"
 
 extern "C" __global__ void pattern_fill(uint64_t dst, uint64_t length, uint64_t seed) {
@@ -14,6 +16,19 @@ extern "C" __global__ void pattern_fill(uint64_t dst, uint64_t length, uint64_t 
 
 extern "C" __global__ void __launch_bounds__(256) pattern_checksum(uint64_t src, uint64_t length, uint64_t out,
         uint64_t scratch) {
+    seqlink::checksum_grid(src, length, out, scratch);
+}
+
+// pattern_checksum of frame `sequence`, only when the consume step before it on the stream took the frame
+// (round_frames reads the descriptor in stream order; every block reads the same words, so all return or
+// none): an armed round released without its frame checksums nothing.
+extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken(uint64_t descriptor, uint64_t sequence,
+        uint64_t src, uint64_t length, uint64_t out, uint64_t scratch) {
+    uint64_t from;
+    uint64_t to;
+    if (!seqlink::device::round_frames(descriptor, sequence, sequence, &from, &to)) {
+        return;
+    }
     seqlink::checksum_grid(src, length, out, scratch);
 }
 

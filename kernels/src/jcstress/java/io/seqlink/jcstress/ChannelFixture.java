@@ -7,6 +7,7 @@ import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.Delivery;
+import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.FrameHandler;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.ReadMode;
@@ -35,13 +36,24 @@ final class ChannelFixture {
 
     ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, int maxPublishBatch,
             FrameHandler handler) {
+        this.channel = open(delivery, readMode, transport, slots, slotBytes, maxPublishBatch);
+        // Subscribed here, not in the actor: the first subscription allocates the host ring.
+        this.port = channel.consumer(CONSUMER).subscribe(handler);
+    }
+
+    /** A fixture whose consumer has a device listener (its kernels run in the consumer's emulated stream). */
+    ChannelFixture(Transport transport, int slots, int slotBytes, DeviceFrameHandler device) {
+        this.channel = open(Delivery.LOSSLESS, ReadMode.COPY, transport, slots, slotBytes, 1);
+        this.port = channel.consumer(CONSUMER).subscribeDevice(device);
+    }
+
+    private static PublishChannel open(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes,
+            int maxPublishBatch) {
         EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.builder(2).streamQueueCapacity(16).build());
         ChannelSpec spec = ChannelSpec.builder("jcstress").producer(PRODUCER).consumers(CONSUMER).slots(slots)
                 .slotBytes(slotBytes).delivery(delivery).readMode(readMode).transport(transport).maxPublishBatch(maxPublishBatch)
                 .build();
-        this.channel = Channels.open(backend, spec, Map.of(CONSUMER, transport), ChannelEvents.NONE);
-        // Subscribed here, not in the actor: the first subscription allocates the host ring.
-        this.port = channel.consumer(CONSUMER).subscribe(handler);
+        return Channels.open(backend, spec, Map.of(CONSUMER, transport), ChannelEvents.NONE);
     }
 
     /** Publishes one frame whose every 64-bit word is {@code word}; returns the claim result (sequence or status). */

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  *   doorbell ring (pinned, one per channel, n = 2 x slots words; the publish stores s into s % n
  *   for every frame s, after a fence that orders the add before it: an extra signal, never the publication)
  *
- *   poller   arm(s):   stream: wait(doorbell[s % n] >= s) -> consume(s..s) [-> stage, host_round]
+ *   poller   arm(s):   stream: wait(doorbell[s % n] >= s) -> consume(s..s) -> host listener: stage, host_round
+ *                                                                       | device listener: its kernels, ack_ready
  *   GPU      publish s: doorbell[s % n] = s -> the wait passes -> the consume step's own acquire read
  *   any      cancel(): doorbell[s % n] raised to s by the host -> the wait passes, the consume step
  *                      finds publish_seq < s and takes nothing -> the round lands empty

@@ -30,10 +30,11 @@ import org.jspecify.annotations.Nullable;
  * @param backpressureTimeout   how long {@code claim()} waits for a free slot; zero: not at all
  * @param stallTimeout          a consumer with frames waiting and no ack for this long is stalled
  * @param consumerFailurePolicy what happens when a consumer's device fails
- * @param armedRounds           whether an idle host-listener consumer keeps its next round armed on the
- *                              consumer stream behind a stream wait on the frame's doorbell, so the round runs
- *                              when the frame is published, without a host hop (default true; ignored where
- *                              the consumer's stream cannot wait: the round then starts when the poller sees
+ * @param armedRounds           whether an idle consumer (a host listener, or a device listener that {@linkplain
+ *                              DeviceFrameHandler#acceptsArmedRounds accepts armed rounds}) keeps its next round
+ *                              armed on the consumer stream behind a stream wait on the frame's doorbell, so the
+ *                              round runs when the frame is published, without a host hop (default true; ignored
+ *                              where the consumer's stream cannot wait: the round then starts when the poller sees
  *                              the frame)
  */
 public record ChannelSpec(String name, int producer, @Nullable List<Integer> consumers, int slots, long slotBytes,

@@ -153,6 +153,11 @@ final class ConsumerTransport {
         return mirror.getAcquire(word) >= round;
     }
 
+    /** Whether consume step {@code round} ran: its release of the mirror's {@code round}, after the descriptor. */
+    boolean consumeLanded(long round) {
+        return mirror.getAcquire(ConsumerBlock.ROUND) >= round;
+    }
+
     /** A word of the host mirror; the caller keeps the memory alive. */
     long mirrorWord(int offset) {
         return mirror.getAcquire(offset);

@@ -1,8 +1,34 @@
 package io.seqlink.channel;
 
-/** Enqueues device work on each consume round's frames; it must not wait for that work. */
+/**
+ * Enqueues device work on each consume round's frames; it must not wait for that work.
+ *
+ * <p>Called by the port's poller (or its listener thread, for a round that failed on the poller), one
+ * round at a time; the work it enqueues on {@link DeviceFrames#stream()} runs after the round's consume
+ * step and before its ack.
+ */
 @FunctionalInterface
 public interface DeviceFrameHandler {
 
     void onFrames(DeviceFrames frames) throws Exception;
+
+    /**
+     * Whether this listener takes armed rounds (issue 12; the channel's {@code armed-rounds} setting must be on
+     * too): when the consumer has caught up, its poller calls {@link #onFrames} for the next frame BEFORE that
+     * frame is published, with {@code first() == last()} that frame, and the work it enqueues waits on the
+     * stream, behind the consume step, for the publish. Such a round may be released without its frame (the
+     * channel closes or pauses, the round waited longer than the stall timeout, a wait woke early): its consume
+     * step then takes nothing and writes {@code READY_TO < first()} into {@link DeviceFrames#descriptor()}. So a
+     * listener that answers {@code true} must make its kernels read the descriptor in stream order and do
+     * nothing for frames above {@code READY_TO} (or below {@code VALID_FROM}): in CUDA,
+     * {@code seqlink::device::round_frames(descriptor, first, last, &from, &to)} from {@code seqlink_device.cuh};
+     * on the emulated backend, its Java twin reads the same words. Its host code must not act on the frame
+     * either (it has not come yet); the channel acknowledges only what the descriptor says was taken, and a
+     * frame a released round did not take comes again, once, in an ordinary round. Default {@code false}: every
+     * round's frames were seen published before {@code onFrames} (one host hop more per frame when idle).
+     * Asked once per armed round, on the poller; answer the same every time.
+     */
+    default boolean acceptsArmedRounds() {
+        return false;
+    }
 }

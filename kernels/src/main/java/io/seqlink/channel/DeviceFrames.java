@@ -8,6 +8,11 @@ import io.seqlink.backend.Memory;
  * from) the consumer's device, and the stream to enqueue work on. Work enqueued on {@link #stream()}
  * runs after the consume step and before the ack, so it may read the frames; the ack follows it.
  * Valid only during the call.
+ *
+ * <p>An armed round ({@link DeviceFrameHandler#acceptsArmedRounds}) is handed over before its one frame
+ * ({@code first() == last()}) is published, and may end without it: the frames the round took are those
+ * {@code max(first(), VALID_FROM) .. min(last(), READY_TO)} of the {@link #descriptor()}, which the consume
+ * step writes before the listener's work runs (stream order), so kernels read it there, never the host.
  */
 public interface DeviceFrames {
 
@@ -18,7 +23,10 @@ public interface DeviceFrames {
     /** First sequence of the round. */
     long first();
 
-    /** Last sequence of the round ({@code first() - 1} when empty). */
+    /**
+     * Last sequence of the round ({@code first() - 1} when empty). For an armed round, the frame it was armed
+     * for: whether it came, only the descriptor's {@code READY_TO} (read on the device) says.
+     */
     long last();
 
     /** The memory that holds the frames: the consumer's local ring (copy mode) or the source ring (direct mode). */
@@ -31,8 +39,11 @@ public interface DeviceFrames {
     long headerOffset(long sequence);
 
     /**
-     * The consumer's device block ({@link io.seqlink.layout.ConsumerBlock}); under latest delivery a
-     * device listener skips frames below the word at {@code VALID_FROM}.
+     * The consumer's device block ({@link io.seqlink.layout.ConsumerBlock}): the round's consume step writes
+     * the frames it took into it before the listener's work runs, {@code READY_TO} (the last taken; below
+     * {@link #first()} when it took none, as an armed round released without its frame) and
+     * {@code VALID_FROM} (under latest delivery, frames below it were overwritten: skip them). Read it in
+     * stream order ({@code seqlink::device::round_frames}).
      */
     Memory descriptor();
 

@@ -212,6 +212,42 @@ final class FrameDelivery {
         latency.record(r.to, System.nanoTime());
     }
 
+    /**
+     * An armed device round's listener call, made when the round is armed, before its frame is published: one
+     * attempt, never a retry here (a listener that failed is tried again, from attempt 2, by the ordinary round
+     * that takes the frame later). Returns whether the listener's work is enqueued, so the round's ack may follow
+     * it; otherwise the failure is in {@link Round#lastFailure} (a device error in {@link Round#deviceFailure}),
+     * or the channel closed and its drain sealed the count. Never throws.
+     */
+    boolean deliverArmed(Round r) {
+        deviceFrames.first = r.from;
+        deviceFrames.last = r.to;
+        if (!r.hand(r.to)) {
+            return false;
+        }
+        r.attempt(1);
+        r.call();
+        try {
+            r.subscription.device.onFrames(deviceFrames);
+            return true;
+        } catch (DeviceException ex) {
+            r.deviceFailure = ex;
+        } catch (Exception ex) {
+            r.lastFailure = ex;
+        } finally {
+            r.attempt(0);
+        }
+        return false;
+    }
+
+    /** An armed device round landed with its frame (its work and ack were enqueued when it was armed): its outcome. */
+    void armedTaken(Round r) {
+        r.handledTo = r.to;
+        r.taken = (int) (r.to - r.from + 1);
+        r.delivered = r.taken;
+        latency.record(r.to, System.nanoTime());
+    }
+
     /** The device loop does not wait out a backoff: the round goes to the port's listener thread at {@code attempt}. */
     private static boolean retryElsewhere(Round r, int attempt, Exception last) {
         r.needsRetry = true;

@@ -16,13 +16,16 @@ import org.jspecify.annotations.Nullable;
  *   IDLE ──mirror moved──> consume step [+ copy to host, write host_round] ──> STAGED ──host_round landed──┐
  *    |                     (device listener: straight to READY)                  ^                         v
  *    |──caught up (host listener): ARM next: wait(doorbell) + the same steps ────┘  (landed empty: IDLE) READY
+ *    |──caught up (device listener that accepts it): ARM next: wait + consume + listener + ack_ready ──> STAGED
+ *    |       ──round landed──> took it: counted, next + 1 (acknowledged on the device) | took nothing: IDLE
  *    ^                                                                                                     |
  *    └──── next = handled + 1 <── DONE <── listener (+ retries, dead letters), ack step <──────────────────┘
  * </pre>
  *
- * <p>An armed round ({@link ArmedRound}) is a STAGED round of one frame enqueued before the frame was
- * published: its consume step waits on the stream for the frame's doorbell and keeps its own acquire
- * read, so a round released by a cancel lands empty and delivers nothing.
+ * <p>An armed round ({@link ArmedRound}, enqueued by {@link RoundArming}) is a STAGED round of one frame
+ * enqueued before the frame was published: its consume step waits on the stream for the frame's doorbell
+ * and keeps its own acquire read, so a round released by a cancel lands empty and delivers nothing (a
+ * device listener's kernels and the ack read the descriptor the consume step wrote and do nothing either).
  *
  * <p>One round is in flight at a time: the next is launched only after the last was acknowledged, so
  * the host ring slots a listener reads are never restaged under it. A round the listener has not
@@ -43,6 +46,7 @@ final class RoundMachine {
     private final CounterSet counters;
     private final FrameDelivery delivery;
     private final @Nullable ArmedRound armed;
+    private final @Nullable RoundArming arming;
     private final Round round = new Round();
     private final boolean lapping;
     private final int maxBatch;
@@ -65,6 +69,7 @@ final class RoundMachine {
         this.lapping = channel.spec().delivery() == Delivery.LATEST;
         this.maxBatch = channel.spec().maxPublishBatch();
         this.armed = ArmedRound.of(channel.doorbells(), transport.stream, channel.spec().stallTimeout().toNanos());
+        this.arming = RoundArming.of(port, transport, counters, delivery, armed);
     }
 
     /** Releases the armed round, if any (close, pause, the consumer's death): it lands empty unless its frame came. Any thread. */
@@ -112,7 +117,7 @@ final class RoundMachine {
             return taken;
         }
         if (status == Round.STAGED) {
-            if (!transport.hostRoundLanded(round.number)) {
+            if (armedInFlight() ? !arming.landed(round) : !transport.hostRoundLanded(round.number)) {
                 if (armedInFlight()) {
                     armed.waiting();
                 }
@@ -138,7 +143,7 @@ final class RoundMachine {
         }
         long published = channel.publishedOnDevice();
         if (published < next) {
-            if (armed != null && sub.kind != Subscription.Kind.DEVICE && armed.mayArm(next)) {
+            if (arming != null && arming.mayArm(sub, next, mode == LOOP_DELEGATED)) {
                 arm(sub);
             } else {
                 counters.increment(PortCounters.C_HOST_EMPTY);
@@ -157,6 +162,9 @@ final class RoundMachine {
         number++;
         counters.increment(PortCounters.C_ROUNDS);
         round.begin(number, from, to, sub);
+        if (arming != null) {
+            to = arming.resumeFailed(round, to); // a device listener that failed on this frame armed: its retry
+        }
         transport.consume.enqueue(from, to, number);
         if (sub.kind == Subscription.Kind.DEVICE) {
             return handOff(mode);
@@ -176,36 +184,25 @@ final class RoundMachine {
         return 0;
     }
 
-    /**
-     * Arms frame {@code next} (caught up, host listener): the wait on its doorbell, then the round's
-     * steps as for a frame seen published. A close, pause or death that raced the arm is caught by the
-     * state check after it (the canceller sets the state, then reads the armed frame).
-     */
+    /** Arms frame {@code next} (caught up): {@link RoundArming#arm}. */
     private void arm(Subscription sub) {
-        long s = next;
         number++;
         counters.increment(PortCounters.C_ROUNDS);
-        round.begin(number, s, s, sub);
-        armed.arm(s);
-        round.status(Round.STAGED);
-        transport.consume.enqueue(s, s, number);
-        transport.stageToHost(transport.hostRing(), s, s);
-        transport.signalHostRound(number);
+        round.begin(number, next, next, sub);
         pendingCheckNanos = System.nanoTime() + PENDING_CHECK_NANOS;
-        if (!port.active()) {
-            armed.cancel();
-        }
+        arming.arm(round);
     }
 
     /** The host round reached host memory: the consume step's descriptor says which frames are valid. */
     private int landed(int mode) {
         long readyTo = transport.mirrorWord(ConsumerBlock.READY_TO);
         if (armedInFlight()) {
-            boolean released = armed.landed();
-            if (readyTo < round.from) { // woken before its frame came: nothing delivered, nothing acknowledged
-                counters.increment(released ? PortCounters.C_ARMED_RELEASED : PortCounters.C_ARMED_EARLY_WAKES);
+            if (arming.landedEmpty(round, readyTo)) {
                 round.status(Round.IDLE);
                 return 0;
+            }
+            if (round.subscription.kind == Subscription.Kind.DEVICE) {
+                return acknowledge(); // its listener's work and ack are on the stream, after the consume step
             }
         }
         long validFrom = Math.max(round.from, transport.mirrorWord(ConsumerBlock.VALID_FROM));

@@ -204,15 +204,7 @@ class ArmedRoundsTest {
                     }
                 }
             });
-            Thread releaser = new Thread(() -> {
-                while (!done.get()) {
-                    if (port.pause()) {
-                        Thread.onSpinWait();
-                        port.resume();
-                    }
-                    Thread.yield();
-                }
-            });
+            Thread releaser = Rig.releaser(port, done);
             producer.start();
             releaser.start();
             boolean all = Rig.await(Duration.ofSeconds(60), () -> port.poll(4) >= 0 && got.size() >= frames);

@@ -4,16 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.KernelCall;
+import io.seqlink.backend.KernelImage;
+import io.seqlink.backend.KernelModule;
+import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.DeviceFrameHandler;
+import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameBatchHandler;
 import io.seqlink.channel.FrameHandler;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.RetryPolicy;
+import io.seqlink.layout.ConsumerBlock;
+import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +42,8 @@ import org.junit.jupiter.api.Test;
  * one consumer's listener is replaced at random (per frame and per batch), the other is paused and
  * resumed at random; listeners fail at random and are retried; meanwhile other channels are opened,
  * used and closed on the same devices. Every frame carries its id and a checksummed pattern; every
- * consumer must get every frame exactly once, intact: 0 lost, 0 duplicated, 0 corrupt.
+ * consumer must get every frame exactly once, intact: 0 lost, 0 duplicated, 0 corrupt. A third consumer has a device
+ * listener that takes armed rounds (its kernels count what the descriptor says was taken).
  *
  * <p>10^6 frames by default (about 20 s on two busy cores); {@code -Dseqlink-build.soak.frames=N} runs more.
  */
@@ -57,9 +66,13 @@ class ChurnSoakTest {
                 failuresInjected.incrementAndGet();
                 throw new IllegalStateException("injected listener failure at frame " + frame.sequence());
             }
-            ByteBuffer p = frame.payload();
-            long id = frame.length() >= 8 ? p.getLong(0) : -1;
-            if (id < 0 || id >= FRAMES || !intact(p, frame.length(), id)) {
+            takePayload(frame.payload(), 0, frame.length());
+        }
+
+        /** Checks and counts the frame at {@code index} of {@code payload} ({@code length} bytes). */
+        void takePayload(ByteBuffer payload, int index, int length) {
+            long id = length >= 8 ? payload.getLong(index) : -1;
+            if (id < 0 || id >= FRAMES || !intact(payload, index, length, id)) {
                 corrupt.incrementAndGet();
                 return;
             }
@@ -99,8 +112,55 @@ class ChurnSoakTest {
         FramePattern.fill(slot, 8, length - 8, seed(id));
     }
 
-    static boolean intact(ByteBuffer payload, int length, long id) {
-        return length == lengthOf(id) && FramePattern.checksum(payload, 8, length - 8) == FramePattern.expectedChecksum(seed(id), length - 8);
+    static boolean intact(ByteBuffer payload, int index, int length, long id) {
+        return length == lengthOf(id)
+                && FramePattern.checksum(payload, index + 8, length - 8) == FramePattern.expectedChecksum(seed(id), length - 8);
+    }
+
+    /**
+     * Consumer 3's device listener, which takes armed rounds: a kernel per frame (Java twin only: this soak runs
+     * emulated) that reads the round's descriptor in stream order, and checks and counts the frame only when the
+     * consume step took it; it fails at random before enqueuing anything, so armed and ordinary rounds alike are
+     * retried.
+     */
+    static final class ArmedDeviceListener implements DeviceFrameHandler {
+        private final KernelModule module;
+        private final Verifier verifier;
+        private KernelCall take;
+
+        ArmedDeviceListener(Verifier verifier) {
+            this.verifier = verifier;
+            this.module = KernelModule.builder("soak", KernelImage.ofResource("no/such/image.fatbin")).emulated("take", call -> {
+                ByteBuffer descriptor = call.memory(0);
+                long s = call.u64(2);
+                if (s < descriptor.getLong(call.offset(0) + ConsumerBlock.VALID_FROM)
+                        || s > descriptor.getLong(call.offset(0) + ConsumerBlock.READY_TO)) {
+                    return; // not taken by this round's consume step (an armed round released or woken early)
+                }
+                ByteBuffer ring = call.memory(1);
+                int header = call.offset(1);
+                verifier.takePayload(ring, header + SlotHeader.BYTES, (int) ring.getLong(header + SlotHeader.LENGTH));
+            }).build();
+        }
+
+        @Override
+        public boolean acceptsArmedRounds() {
+            return true;
+        }
+
+        @Override
+        public void onFrames(DeviceFrames frames) {
+            if (ThreadLocalRandom.current().nextDouble() < FAILURE_RATE) {
+                verifier.failuresInjected.incrementAndGet();
+                throw new IllegalStateException("injected device listener failure at frame " + frames.first());
+            }
+            if (take == null) {
+                take = frames.stream().bindKernel(module, "take", KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64);
+            }
+            for (long s = frames.first(); s <= frames.last(); s++) {
+                take.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.headerOffset(s)).u64(2, s).launch(1, 1);
+            }
+        }
     }
 
     private static long seed(long id) {
@@ -112,12 +172,14 @@ class ChurnSoakTest {
         EmulatedTopology topology = EmulatedTopology.builder(4).streamMode(EmulatedTopology.StreamMode.THREADED).build();
         RetryPolicy quickRetry = new RetryPolicy(5, Duration.ZERO, 1.0, Duration.ofMillis(1));
         try (SeqlinkRuntime rt = Rig.runtime(topology).drainTimeout(Duration.ofSeconds(30)).open()) {
-            PublishChannel ch = rt.openChannel(Rig.channel("soak", 0, 1, 2).slots(256).slotBytes(MAX_LENGTH).maxPublishBatch(16)
+            PublishChannel ch = rt.openChannel(Rig.channel("soak", 0, 1, 2, 3).slots(256).slotBytes(MAX_LENGTH).maxPublishBatch(16)
                     .build());
             Verifier replaced = new Verifier();
             Verifier paused = new Verifier();
+            Verifier device = new Verifier();
             ConsumerPort flipping = ch.consumer(1).retryPolicy(quickRetry).subscribe(frame -> replaced.take(frame, true));
             ConsumerPort pausing = ch.consumer(2).retryPolicy(quickRetry).subscribe(frame -> paused.take(frame, true));
+            ConsumerPort armedDevice = ch.consumer(3).retryPolicy(quickRetry).subscribeDevice(new ArmedDeviceListener(device));
             rt.start();
 
             AtomicBoolean producing = new AtomicBoolean(true);
@@ -163,15 +225,19 @@ class ChurnSoakTest {
                 t.join(TimeUnit.SECONDS.toMillis(60));
             }
             assertThat(error.get()).as("a soak thread failed").isNull();
-            assertThat(Rig.await(Duration.ofSeconds(60), () -> flipping.acknowledged() >= FRAMES && pausing.acknowledged() >= FRAMES))
-                    .as("both consumers drained: acknowledged %d and %d of %d", flipping.acknowledged(), pausing.acknowledged(), FRAMES)
+            assertThat(Rig.await(Duration.ofSeconds(60), () -> flipping.acknowledged() >= FRAMES && pausing.acknowledged() >= FRAMES
+                    && armedDevice.acknowledged() >= FRAMES))
+                    .as("the consumers drained: acknowledged %d, %d and %d of %d", flipping.acknowledged(), pausing.acknowledged(),
+                            armedDevice.acknowledged(), FRAMES)
                     .isTrue();
-            System.out.printf("churn soak: %d frames x 2 consumers; listener failures injected %d + %d; pauses %d; channels "
-                    + "opened and closed %d; consumer 1 %s; consumer 2 %s%n", FRAMES, replaced.failuresInjected.get(),
-                    paused.failuresInjected.get(), pauses.get(), churned.get(), replaced.report(), paused.report());
+            System.out.printf("churn soak: %d frames x 3 consumers; listener failures injected %d + %d + %d; pauses %d; channels "
+                    + "opened and closed %d; consumer 1 %s; consumer 2 %s; consumer 3 %s (%s)%n", FRAMES, replaced.failuresInjected.get(),
+                    paused.failuresInjected.get(), device.failuresInjected.get(), pauses.get(), churned.get(), replaced.report(),
+                    paused.report(), device.report(), armedDevice.snapshot());
 
             assertThat(replaced.report()).as("consumer 1 (listener replaced at random)").isEqualTo("lost 0, duplicated 0, corrupt 0");
             assertThat(paused.report()).as("consumer 2 (paused at random)").isEqualTo("lost 0, duplicated 0, corrupt 0");
+            assertThat(device.report()).as("consumer 3 (device listener, armed rounds)").isEqualTo("lost 0, duplicated 0, corrupt 0");
             assertThat(replaced.failuresInjected.get() + paused.failuresInjected.get()).as("failures were injected").isPositive();
             assertThat(pauses.get()).as("pauses").isPositive();
             assertThat(churned.get()).as("channels opened and closed meanwhile").isPositive();
@@ -220,7 +286,7 @@ class ChurnSoakTest {
             AtomicLong bad = new AtomicLong();
             ch.consumer(consumer).subscribe(frame -> {
                 long id = frame.payload().getLong(0);
-                if (!intact(frame.payload(), frame.length(), id)) {
+                if (!intact(frame.payload(), 0, frame.length(), id)) {
                     bad.incrementAndGet();
                 }
                 got.incrementAndGet();

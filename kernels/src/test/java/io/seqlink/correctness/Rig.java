@@ -5,12 +5,14 @@ import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.emulated.EmulatedBackend;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.ConsumerPort;
 import io.seqlink.idle.IdleStrategyKind;
 import io.seqlink.launcher.LauncherSettings;
 import io.seqlink.topology.VerifierSettings;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -48,6 +50,19 @@ final class Rig {
             LockSupport.parkNanos(200_000);
         }
         return true;
+    }
+
+    /** A thread that pauses and resumes {@code port} (each pause releases its armed round) until {@code done}. */
+    static Thread releaser(ConsumerPort port, AtomicBoolean done) {
+        return new Thread(() -> {
+            while (!done.get()) {
+                if (port.pause()) {
+                    Thread.onSpinWait();
+                    port.resume();
+                }
+                Thread.yield();
+            }
+        }, "releaser");
     }
 
     /** A 24-byte frame that checks itself: a value, a second value, and a checksum of both. */

@@ -3,7 +3,6 @@ package io.seqlink.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.Channels;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,29 +31,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Tag("gpu")
 class ArmedRoundsGpuTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
 
     private static ChannelSpec.Builder spec(String name) {
         return ChannelSpec.builder(name).producer(0).consumers(0).slots(16).slotBytes(16 * 1024);
-    }
-
-    private static boolean await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline >= 0) {
-                return condition.getAsBoolean();
-            }
-            LockSupport.parkNanos(100_000);
-        }
-        return true;
-    }
-
-    private static boolean finished(ConsumerPort port) {
-        try {
-            return port.stream().completed();
-        } catch (DeviceException failed) {
-            return true;
-        }
     }
 
     /** Subscribes a verifying host listener and polls once: frame 1 is armed (the consumer stream does not complete). */
@@ -63,7 +41,7 @@ class ArmedRoundsGpuTest {
         Gpu.Verifier v = new Gpu.Verifier(16 * 1024, true);
         port.subscribe(v);
         port.poll(1);
-        assertThat(finished(port)).as("frame 1 armed").isFalse();
+        assertThat(Gpu.finished(port)).as("frame 1 armed").isFalse();
         return v;
     }
 
@@ -80,10 +58,10 @@ class ArmedRoundsGpuTest {
             PatternKernels pattern = PatternKernels.on(ch.producerStream(), TestKernels.MODULE); // bound before any arm
             for (long s = 1; s <= frames; s++) {
                 port.poll(1);
-                assertThat(finished(port)).as("frame %d armed before it is published", s).isFalse();
+                assertThat(Gpu.finished(port)).as("frame %d armed before it is published", s).isFalse();
                 Gpu.produce(ch, 1, pattern);
                 long expected = s;
-                assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == expected)).as("frame %d: %s", s, v).isTrue();
+                assertThat(Gpu.await(() -> port.poll(1) >= 0 && v.received.get() == expected)).as("frame %d: %s", s, v).isTrue();
             }
             ConsumerSnapshot c = ch.snapshot().consumers().get(0);
             assertThat(v.corrupt.get()).isZero();
@@ -106,7 +84,7 @@ class ArmedRoundsGpuTest {
             ConsumerPort port = ch.consumer(0);
             Gpu.Verifier v = armFirstFrame(port);
             Gpu.produce(ch, 1); // binds the pattern kernels now
-            assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 1)).as("%s", v).isTrue();
+            assertThat(Gpu.await(() -> port.poll(1) >= 0 && v.received.get() == 1)).as("%s", v).isTrue();
             assertThat(v.corrupt.get()).isZero();
             ConsumerSnapshot c = port.snapshot();
             assertThat(c.armedEarlyWakes()).as("the backend's release is counted as a release: %s", c).isZero();
@@ -138,15 +116,15 @@ class ArmedRoundsGpuTest {
             port.subscribe(v);
             port.poll(1);
             assertThat(port.pause()).isTrue();
-            assertThat(await(() -> finished(port))).as("pause released the wait").isTrue();
+            assertThat(Gpu.await(() -> Gpu.finished(port))).as("pause released the wait").isTrue();
             Gpu.produce(ch, 1);
             assertThat(port.resume()).isTrue();
-            assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 1)).isTrue();
+            assertThat(Gpu.await(() -> port.poll(1) >= 0 && v.received.get() == 1)).isTrue();
             port.poll(1);
-            assertThat(finished(port)).as("frame 2 armed").isFalse();
-            assertThat(await(() -> port.poll(1) == 0 && finished(port))).as("the stall timeout released frame 2's wait").isTrue();
+            assertThat(Gpu.finished(port)).as("frame 2 armed").isFalse();
+            assertThat(Gpu.await(() -> port.poll(1) == 0 && Gpu.finished(port))).as("the stall timeout released frame 2's wait").isTrue();
             Gpu.produce(ch, 1);
-            assertThat(await(() -> port.poll(1) >= 0 && v.received.get() == 2)).isTrue();
+            assertThat(Gpu.await(() -> port.poll(1) >= 0 && v.received.get() == 2)).isTrue();
             assertThat(v.corrupt.get()).isZero();
             assertThat(v.outOfOrder.get()).isZero();
         }
@@ -159,9 +137,9 @@ class ArmedRoundsGpuTest {
             ConsumerPort port = ch.consumer(0);
             port.subscribe(new Gpu.Verifier(16 * 1024, true));
             port.poll(1);
-            assertThat(finished(port)).isFalse();
+            assertThat(Gpu.finished(port)).isFalse();
             Channels.consumerDeviceLost(ch, 0, new IllegalStateException("lost in the test"));
-            assertThat(await(() -> finished(port))).as("the dead consumer holds no wait").isTrue();
+            assertThat(Gpu.await(() -> Gpu.finished(port))).as("the dead consumer holds no wait").isTrue();
             ch.close();
         }
     }
@@ -188,7 +166,7 @@ class ArmedRoundsGpuTest {
             });
             producer.start();
             releaser.start();
-            boolean all = await(() -> port.poll(4) >= 0 && v.received.get() >= frames);
+            boolean all = Gpu.await(() -> port.poll(4) >= 0 && v.received.get() >= frames);
             done.set(true);
             producer.join();
             releaser.join();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * build compiled (every {@code fence} and {@code .release} instruction becomes its own
  * {@code MEMBAR.*.SYS} and ptxas merges none): the publish two {@code fence.acq_rel.sys} and no
  * {@code fence.sc} (it had three sc fences and four release stores), the consume step one fence (latest
- * delivery) and one release store (the mirror's round), the ack one release store. Runs without a GPU;
+ * delivery) and one release store (the mirror's round), the ack one release store, and so the ack of what an armed round took. Runs without a GPU;
  * skipped when the build had no nvcc.
  */
 class ChannelStepOrderingTest {
@@ -42,6 +42,11 @@ class ChannelStepOrderingTest {
         String ack = entries.get("seqlink_ack");
         assertThat(count(ack, "st.release.sys")).as("ack: one release store").isEqualTo(1);
         assertThat(count(ack, "fence.")).as("ack: fences").isZero();
+
+        String ackReady = entries.get("seqlink_ack_ready");
+        assertThat(count(ackReady, "st.release.sys")).as("ack of what was taken: one release store").isEqualTo(1);
+        assertThat(count(ackReady, "fence.")).as("ack of what was taken: fences").isZero();
+        assertThat(count(ackReady, "ld.acquire")).as("ack of what was taken: the descriptor in stream order, no acquire").isZero();
     }
 
     /** The body of each {@code .entry} by kernel name. */
@@ -52,7 +57,7 @@ class ChannelStepOrderingTest {
             String name = parts[i].substring(0, parts[i].indexOf('(')).trim();
             bodies.put(name, parts[i]);
         }
-        assertThat(bodies).containsKeys("seqlink_publish", "seqlink_consume", "seqlink_ack");
+        assertThat(bodies).containsKeys("seqlink_publish", "seqlink_consume", "seqlink_ack", "seqlink_ack_ready");
         return bodies;
     }
 

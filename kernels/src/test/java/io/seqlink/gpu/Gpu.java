@@ -7,19 +7,45 @@ import io.seqlink.backend.Backend;
 import io.seqlink.backend.BackendProvider;
 import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.Backends;
+import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DriverDetection;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.PatternKernels;
+import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameHandler;
 import io.seqlink.channel.PublishChannel;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /** What the GPU tests share: the skip rule, how to open the CUDA backend, and a checksummed frame source and sink. */
 final class Gpu {
 
     private Gpu() {
+    }
+
+    /** Polls {@code condition} until it holds or 20 s pass; true when it held. */
+    static boolean await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return condition.getAsBoolean();
+            }
+            LockSupport.parkNanos(100_000);
+        }
+        return true;
+    }
+
+    /** Whether the port's stream ran everything it was given (or failed: then nothing waits on it either). */
+    static boolean finished(ConsumerPort port) {
+        try {
+            return port.stream().completed();
+        } catch (DeviceException failed) {
+            return true;
+        }
     }
 
     /** Skips the calling test, saying why, unless a CUDA driver and a device answer. */

@@ -35,6 +35,6 @@ class RuntimeFatbinContentsTest {
             kernels.add(m.group(1));
         }
         assertThat(kernels).containsExactlyInAnyOrderElementsOf(KernelArgs.RUNTIME_KERNELS);
-        assertThat(kernels).allSatisfy(k -> assertThat(k).matches("seqlink_(publish|publish_init|consume|ack|write_value|probe_\\w+)"));
+        assertThat(kernels).allSatisfy(k -> assertThat(k).matches("seqlink_(publish|publish_init|consume|ack|ack_ready|write_value|probe_\\w+)"));
     }
 }

@@ -57,7 +57,7 @@ public final class KernelArgs {
      * first publish, consume or ack.
      */
     public static final List<String> RUNTIME_KERNELS = List.of("seqlink_publish_init", "seqlink_publish", "seqlink_consume",
-            "seqlink_ack", "seqlink_write_value", "seqlink_probe_fill", "seqlink_probe_checksum", "seqlink_probe_counted_add",
+            "seqlink_ack", "seqlink_ack_ready", "seqlink_write_value", "seqlink_probe_fill", "seqlink_probe_checksum", "seqlink_probe_counted_add",
             "seqlink_probe_chain_add", "seqlink_probe_chain_load", "seqlink_probe_throughput");
 
     /** Threads per block of the multi-threaded kernels ({@code BLOCK_THREADS}). */

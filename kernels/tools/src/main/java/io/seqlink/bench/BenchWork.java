@@ -15,8 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BenchWork {
 
     /** The tools' kernels: pattern, pipeline workload, launch-path no-ops, scheme baselines and fast-path prototypes. */
-    public static final KernelModule MODULE = PipelineKernels.withTwins(PatternKernels.withTwins(
-            KernelModule.builder("seqlink-tools", KernelImage.ofResource("io/seqlink/tools/seqlink-tools.fatbin")))).build();
+    public static final KernelModule MODULE = TakenChecksumListener.withTwin(PipelineKernels.withTwins(PatternKernels.withTwins(
+            KernelModule.builder("seqlink-tools", KernelImage.ofResource("io/seqlink/tools/seqlink-tools.fatbin"))))).build();
 
     private static final Map<DeviceStream, PatternKernels> PATTERN = new ConcurrentHashMap<>();
     private static final Map<DeviceStream, PipelineKernels> PIPELINE = new ConcurrentHashMap<>();

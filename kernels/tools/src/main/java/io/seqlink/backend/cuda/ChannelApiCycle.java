@@ -5,6 +5,7 @@ import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.bench.BenchWork;
+import io.seqlink.bench.TakenChecksumListener;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.PublishChannel;
@@ -15,6 +16,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * of its own (claim, fill on the producer stream, {@code commitDevice}, publish; the consumer port polled by the
  * calling thread with a device listener that checksums each frame on the consumer stream; the ack): what a
  * user's code pays. No C++ twin. Runs on the calling thread.
+ *
+ * <p>{@link #runDeviceArmed}: {@code cycle-channel-device-armed}, the device listener's cycle with armed rounds
+ * (issue 12), next to {@code cycle-channel}; {@link #throughputDevice}: its pipelined form, armed and not.
  *
  * <p>{@link #runHost}: {@code cycle-channel-host} and {@code cycle-channel-armed}, the same producer with a
  * host listener that checks each frame's checksum in pinned host memory, without and with armed rounds
@@ -47,18 +51,105 @@ final class ChannelApiCycle {
                 BenchWork.on(ch.producerStream()).fill(ch.ring(), ch.payloadOffset(seq), size, seq);
                 ch.commitDevice((int) size);
                 ch.publish();
-                while (port.poll(1) == 0) {
-                    Thread.onSpinWait();
-                }
-                while (port.acknowledged() < seq) {
-                    Thread.onSpinWait();
-                }
+                awaitTaken(port, seq);
             });
-            long[] verified = BenchReport.verifyLast(total, size,
-                    s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
+            long[] verified = verifiedSums(sums, total, size);
             report.latency("cycle-channel", "java-channel-api", size, frames, timed, verified);
             sums.close();
         }
+    }
+
+    /**
+     * {@code cycle-channel-device-armed}: {@link #run}'s cycle with a device listener that takes armed rounds
+     * ({@link TakenChecksumListener}: its checksum kernel reads the round's descriptor): an untimed poll arms frame
+     * s (wait, consume, the listener's checksum, the ack of what was taken, all enqueued before the publish); the
+     * timed part publishes, polls until the round landed and spins until the ack. No host hop between the publish
+     * and the consumer's steps.
+     */
+    static void runDeviceArmed(BenchReport report, int producer, int consumer, int slots, int timedFrames, int warmup, long size) {
+        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
+            PublishChannel ch = open(rt, "cycle-device-armed", producer, consumer, slots, size, true);
+            ConsumerPort port = ch.consumer(consumer);
+            MappedBuffer sums = rt.backend().device(consumer).allocateMapped(8 * 1024);
+            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums);
+            port.subscribeDevice(listener);
+            int frames = BenchReport.framesFor(timedFrames, size);
+            long total = (long) warmup + frames;
+            BenchReport.Timed timed = BenchReport.timeFrames(warmup, frames, s -> port.poll(1), s -> {
+                long seq = produce(ch, size);
+                awaitTaken(port, seq);
+            });
+            long[] verified = verifiedSums(sums, total, size);
+            report.latency("cycle-channel-device-armed", "java-channel-api", size, frames, timed, verified);
+            ch.close();
+            listener.close();
+            sums.close();
+        }
+    }
+
+    /**
+     * Pipelined, device listener ({@code channel-device} / {@code channel-device-armed}): a producer thread publishes
+     * {@code 4 x frames} frames while the calling thread polls rounds of up to the channel's batch, the listener
+     * checksumming each frame on the consumer stream ({@link TakenChecksumListener}); with {@code armed} the poller
+     * arms the next frame whenever it caught up, without, every round waits for the host to see the publish.
+     */
+    static void throughputDevice(BenchReport report, int producer, int consumer, int slots, int timedFrames, long size,
+            boolean armed) {
+        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
+            PublishChannel ch = open(rt, armed ? "tp-device-armed" : "tp-device", producer, consumer, slots, size, armed);
+            ConsumerPort port = ch.consumer(consumer);
+            MappedBuffer sums = rt.backend().device(consumer).allocateMapped(8 * 1024);
+            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums);
+            port.subscribeDevice(listener);
+            long total = 4L * BenchReport.framesFor(timedFrames, size);
+            int batch = ch.spec().maxPublishBatch();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long start = System.nanoTime();
+            Thread prod = startProducer(ch, size, total, failure);
+            while (port.acknowledged() < total && failure.get() == null) {
+                port.poll(batch);
+            }
+            BenchReport.join(prod);
+            if (failure.get() != null) {
+                throw new IllegalStateException("throughput run failed", failure.get());
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long[] verified = verifiedSums(sums, total, size);
+            report.throughput(armed ? "channel-device-armed" : "channel-device", size, total, 1, seconds, verified);
+            ch.close();
+            listener.close();
+            sums.close();
+        }
+    }
+
+    /** Polls the port until a round took a frame (its listener's work enqueued), then spins until frame {@code seq}'s ack. */
+    private static void awaitTaken(ConsumerPort port, long seq) {
+        while (port.poll(1) == 0) {
+            Thread.onSpinWait();
+        }
+        while (port.acknowledged() < seq) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** {verified, corrupt} of the checksums the device listener wrote into word {@code s % 1024} of {@code sums}. */
+    private static long[] verifiedSums(MappedBuffer sums, long total, long size) {
+        return BenchReport.verifyLast(total, size, s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
+    }
+
+    /** A producer thread publishing frames 1 to {@code total} ({@link #produce}); a failure lands in {@code failure}. */
+    private static Thread startProducer(PublishChannel ch, long size, long total, AtomicReference<Throwable> failure) {
+        Thread prod = new Thread(() -> {
+            try {
+                for (long s = 1; s <= total; s++) {
+                    produce(ch, size);
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "bench-producer");
+        prod.start();
+        return prod;
     }
 
     /** A host listener checking each frame's length and (where {@link BenchReport#checked}) checksum; polled by one thread. */
@@ -83,8 +174,9 @@ final class ChannelApiCycle {
     }
 
     /** Opens the channel and binds the fill kernel (binding loads a module, which would release an armed round). */
-    private static PublishChannel open(SeqlinkRuntime rt, int producer, int consumer, int slots, long size, boolean armed) {
-        PublishChannel ch = rt.openChannel(ChannelSpec.builder(armed ? "cycle-armed" : "cycle-host").producer(producer)
+    private static PublishChannel open(SeqlinkRuntime rt, String name, int producer, int consumer, int slots, long size,
+            boolean armed) {
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(producer)
                 .consumers(consumer).slots(slots).slotBytes(size).armedRounds(armed).build());
         BenchWork.on(ch.producerStream());
         return ch;
@@ -105,7 +197,7 @@ final class ChannelApiCycle {
     static void runHost(BenchReport report, int producer, int consumer, int slots, int timedFrames, int warmup, long size,
             boolean armed) {
         try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
-            PublishChannel ch = open(rt, producer, consumer, slots, size, armed);
+            PublishChannel ch = open(rt, armed ? "cycle-armed" : "cycle-host", producer, consumer, slots, size, armed);
             ConsumerPort port = ch.consumer(consumer);
             HostCheck check = new HostCheck(port, size);
             int frames = BenchReport.framesFor(timedFrames, size);
@@ -133,23 +225,14 @@ final class ChannelApiCycle {
      */
     static void throughputHost(BenchReport report, int producer, int consumer, int slots, int timedFrames, long size, boolean armed) {
         try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
-            PublishChannel ch = open(rt, producer, consumer, slots, size, armed);
+            PublishChannel ch = open(rt, armed ? "cycle-armed" : "cycle-host", producer, consumer, slots, size, armed);
             ConsumerPort port = ch.consumer(consumer);
             HostCheck check = new HostCheck(port, size);
             long total = 4L * BenchReport.framesFor(timedFrames, size);
             int batch = ch.spec().maxPublishBatch();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             long start = System.nanoTime();
-            Thread prod = new Thread(() -> {
-                try {
-                    for (long s = 1; s <= total; s++) {
-                        produce(ch, size);
-                    }
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            }, "bench-producer");
-            prod.start();
+            Thread prod = startProducer(ch, size, total, failure);
             while (check.last < total && failure.get() == null) {
                 port.poll(batch);
             }

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * written by Jackson ({@link BenchReport}).
  *
  * <pre>
- * java -cp ... io.seqlink.backend.cuda.CycleBenchmark [--mode cycle|throughput|wait-value|cycle-channel|cycle-armed|all]
+ * java -cp ... io.seqlink.backend.cuda.CycleBenchmark
+ *      [--mode cycle|throughput|wait-value|cycle-channel|cycle-armed|cycle-device-armed|all]
  *      [--sizes 64,16384,1048576] [--frames N] [--warmup N] [--slots N] [--producer D] [--consumer D] [--short]
  * </pre>
  * Per frame (cycle, reported as mode {@code channel} like the C++ row): fill the slot (kernel), commit its
@@ -22,7 +23,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * (kernel); the host sees the ack. {@code wait-value} enqueues the consumer's steps ahead behind a stream wait
  * on the mirror. Every frame's checksum up to 64 KiB (every 16th above) is compared with {@link FramePattern}.
  * {@code alloc_bytes_per_frame} is what the measuring thread allocated per timed frame. Mode
- * {@code cycle-channel} runs the same cycle through the public channel API instead ({@link ChannelApiCycle}).
+ * {@code cycle-channel} runs the same cycle through the public channel API instead ({@link ChannelApiCycle}), with a
+ * device listener; {@code cycle-device-armed} that listener's cycle with armed rounds ({@code cycle-channel-device-armed})
+ * and the pipelined channel with a device listener, armed rounds off and on ({@code channel-device},
+ * {@code channel-device-armed}); {@code cycle-armed} the host listener's rows, off and on.
  */
 public final class CycleBenchmark {
 
@@ -76,6 +80,13 @@ public final class CycleBenchmark {
                 }
                 if (mode.equals("all") || mode.equals("cycle-channel")) {
                     ChannelApiCycle.run(report, producer, c, config.slots(), config.frames(), config.warmup(), size);
+                }
+                if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-device-armed")) {
+                    ChannelApiCycle.runDeviceArmed(report, producer, c, config.slots(), config.frames(), config.warmup(), size);
+                }
+                if (mode.equals("all") || mode.equals("throughput") || mode.equals("cycle-device-armed")) {
+                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, false);
+                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true);
                 }
                 if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-armed")) {
                     ChannelApiCycle.runHost(report, producer, c, config.slots(), config.frames(), config.warmup(), size, false);

@@ -1,0 +1,145 @@
+package io.seqlink.testing;
+
+import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.KernelCall;
+import io.seqlink.backend.KernelImage;
+import io.seqlink.backend.KernelInvocation;
+import io.seqlink.backend.KernelModule;
+import io.seqlink.backend.KernelParam;
+import io.seqlink.backend.MappedBuffer;
+import io.seqlink.channel.DeviceFrameHandler;
+import io.seqlink.channel.DeviceFrames;
+import io.seqlink.layout.ConsumerBlock;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * A device listener that takes armed rounds: one {@code test_armed_take} kernel per frame of the round
+ * ({@code src/test/cuda/test_kernels.cu}, Java twin here), which reads the round's descriptor in stream
+ * order and does nothing for a frame the consume step did not take. Its results, in a host-mapped buffer
+ * the kernels alone write: launches that found their frame not taken, frames taken out of order, and per
+ * frame the deliveries and the checksum (frames are {@link FramePattern}s of {@link #length} bytes with
+ * seed {@link FrameChecker#seedOf}). Optionally throws once when called for a chosen frame, before or after
+ * enqueuing its work (a listener failing half-way through an armed round).
+ */
+public final class ArmedChecksumListener implements DeviceFrameHandler {
+
+    public static final KernelModule MODULE = KernelModule.builder("seqlink-test-armed",
+            KernelImage.ofResource("io/seqlink/kernels/test/seqlink-test.fatbin"))
+            .emulated("test_armed_take", ArmedChecksumListener::take).build();
+
+    private final MappedBuffer results;
+    private final int length;
+    private final KernelCall take;
+    private final AtomicIntegerArray calls;
+    private volatile long failOnce;
+    private volatile boolean failAfterWork;
+
+    /**
+     * Binds the kernel to {@code stream} (the consumer's: bind it before subscribing, since loading a module
+     * on CUDA releases the stream's armed wait) for frames 1 to {@code frames}.
+     */
+    public ArmedChecksumListener(DeviceStream stream, int frames, int length) {
+        this.results = stream.device().allocateMapped(8L * (4 + 2L * (frames + 1)));
+        for (long at = 0; at < results.bytes(); at += 8) {
+            results.setRelease(at, 0);
+        }
+        this.length = length;
+        this.calls = new AtomicIntegerArray(frames + 2);
+        this.take = stream.bindKernel(MODULE, "test_armed_take", KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64,
+                KernelParam.U64, KernelParam.POINTER).u64(3, length).pointer(4, results, 0).handOver();
+    }
+
+    /** Frame {@code sequence}'s payload, as the kernel checks it. */
+    public static byte[] payload(long sequence, int length) {
+        byte[] bytes = new byte[length];
+        FramePattern.fill(ByteBuffer.wrap(bytes), 0, length, FrameChecker.seedOf(sequence));
+        return bytes;
+    }
+
+    /**
+     * The next call for a round holding {@code sequence} throws: after it enqueued its kernels when
+     * {@code afterWork} (a failed attempt's kernels run, as on any stream: they take the frame if it came),
+     * before otherwise.
+     */
+    public void failOnce(long sequence, boolean afterWork) {
+        failAfterWork = afterWork;
+        failOnce = sequence;
+    }
+
+    @Override
+    public boolean acceptsArmedRounds() {
+        return true;
+    }
+
+    @Override
+    public void onFrames(DeviceFrames frames) {
+        long fail = failOnce;
+        boolean failing = fail != 0 && fail >= frames.first() && fail <= frames.last();
+        if (failing && !failAfterWork) {
+            failOnce = 0;
+            throw new IllegalStateException("the test's listener fails once, before its work");
+        }
+        for (long s = frames.first(); s <= frames.last(); s++) {
+            calls.incrementAndGet((int) s);
+            take.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.payloadOffset(s)).u64(2, s).launch(1, 1);
+        }
+        if (failing) {
+            failOnce = 0;
+            throw new IllegalStateException("the test's listener fails once, its kernels enqueued");
+        }
+    }
+
+    /** The kernel's Java twin: {@code test_armed_take}. */
+    private static void take(KernelInvocation call) {
+        ByteBuffer descriptor = call.memory(0);
+        int d = call.offset(0);
+        long s = call.u64(2);
+        ByteBuffer r = call.memory(4);
+        int base = call.offset(4);
+        long validFrom = descriptor.getLong(d + ConsumerBlock.VALID_FROM);  // stream order, as round_frames
+        long readyTo = descriptor.getLong(d + ConsumerBlock.READY_TO);
+        if (Math.max(s, validFrom) > Math.min(s, readyTo)) {
+            r.putLong(base, r.getLong(base) + 1);
+            return;
+        }
+        if (s <= r.getLong(base + 8)) {
+            r.putLong(base + 16, r.getLong(base + 16) + 1);
+        }
+        r.putLong(base + 8, s);
+        int at = base + 8 * (2 + 2 * (int) s);
+        r.putLong(at, r.getLong(at) + 1);
+        r.putLong(at + 8, FramePattern.checksum(call.memory(1), call.offset(1), (int) call.u64(3)));
+    }
+
+    /** Launches that found their frame not taken (an armed round released or woken early). */
+    public long untakenLaunches() {
+        return results.getAcquire(0);
+    }
+
+    /** Frames taken at or below one taken before. */
+    public long outOfOrder() {
+        return results.getAcquire(16);
+    }
+
+    /** How often the kernels took frame {@code sequence}. */
+    public long deliveries(long sequence) {
+        return results.getAcquire(8 * (2 + 2 * sequence));
+    }
+
+    /** Whether the kernels' checksum of frame {@code sequence} is its pattern's. */
+    public boolean intact(long sequence) {
+        return results.getAcquire(8 * (3 + 2 * sequence)) == FramePattern.expectedChecksum(FrameChecker.seedOf(sequence), length);
+    }
+
+    /** Listener calls for {@code sequence} (armed or ordinary) that enqueued its kernel. */
+    public int calls(long sequence) {
+        return calls.get((int) sequence);
+    }
+
+    /** Frees the results buffer (after the channel closed). */
+    public void close() {
+        results.close();
+    }
+}

@@ -1,0 +1,85 @@
+package io.seqlink.bench;
+
+import io.seqlink.backend.DeviceBuffer;
+import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.KernelCall;
+import io.seqlink.backend.KernelInvocation;
+import io.seqlink.backend.KernelModule;
+import io.seqlink.backend.KernelParam;
+import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.Memory;
+import io.seqlink.channel.DeviceFrameHandler;
+import io.seqlink.channel.DeviceFrames;
+import io.seqlink.layout.ConsumerBlock;
+
+/**
+ * {@link ChecksumListener}'s work for a device listener that takes armed rounds: one
+ * {@code pattern_checksum_taken} kernel per frame, which checksums the frame only when the round's consume
+ * step took it (it reads the descriptor in stream order: {@code seqlink::device::round_frames}), into word
+ * {@code sequence % 1024} of a host-mapped buffer. Its kernel is bound when it is built, on the consumer's
+ * stream: bind before subscribing (loading a module on CUDA releases an armed wait). Allocates nothing per
+ * round.
+ */
+public final class TakenChecksumListener implements DeviceFrameHandler {
+
+    /** {@code pattern_checksum_taken(descriptor, sequence, src, length, out, scratch)} in the tools' module. */
+    static final String KERNEL = "pattern_checksum_taken";
+    private static final int THREADS = 256;
+    private static final long BYTES_PER_THREAD = 32;
+
+    private final long length;
+    private final MappedBuffer sums;
+    private final KernelCall checksum;
+    private final DeviceBuffer scratch;
+    private final int blocks;
+
+    public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums) {
+        this.length = length;
+        this.sums = sums;
+        this.scratch = consumerStream.device().allocate(Memory.ALIGNMENT);
+        this.blocks = (int) Math.max(1, Math.min(8L * consumerStream.device().multiprocessors(),
+                (length + THREADS * BYTES_PER_THREAD - 1) / (THREADS * BYTES_PER_THREAD)));
+        this.checksum = consumerStream.bindKernel(BenchWork.MODULE, KERNEL, KernelParam.POINTER, KernelParam.U64,
+                KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER)
+                .u64(3, length).pointer(5, scratch, 0).handOver();
+    }
+
+    /** Adds the kernel's Java twin to the tools' module under construction. */
+    static KernelModule.Builder withTwin(KernelModule.Builder module) {
+        return module.emulated(KERNEL, TakenChecksumListener::twin);
+    }
+
+    private static void twin(KernelInvocation call) {
+        long s = call.u64(1);
+        int d = call.offset(0);
+        long validFrom = call.memory(0).getLong(d + ConsumerBlock.VALID_FROM); // stream order, as round_frames
+        long readyTo = call.memory(0).getLong(d + ConsumerBlock.READY_TO);
+        if (Math.max(s, validFrom) <= Math.min(s, readyTo)) {
+            call.memory(4).putLong(call.offset(4), FramePattern.checksum(call.memory(2), call.offset(2), Math.toIntExact(call.u64(3))));
+        }
+    }
+
+    @Override
+    public boolean acceptsArmedRounds() {
+        return true;
+    }
+
+    @Override
+    public void onFrames(DeviceFrames frames) {
+        for (long s = frames.first(); s <= frames.last(); s++) {
+            checksum.pointer(0, frames.descriptor(), 0).u64(1, s).pointer(2, frames.memory(), frames.payloadOffset(s))
+                    .pointer(4, sums, 8 * (s % ChecksumListener.RESULT_WORDS)).launch(blocks, THREADS);
+        }
+    }
+
+    /** Frees the scratch line (after the channel closed). */
+    public void close() {
+        scratch.close();
+    }
+
+    @Override
+    public String toString() {
+        return "TakenChecksumListener[" + length + " B]";
+    }
+}

@@ -13,7 +13,8 @@
 #   $OUT/junit.log        the GPU suite (tag gpu) and the header contract tests
 #   $OUT/sanitizer.log    compute-sanitizer memcheck, racecheck, synccheck on seqlink-cycle-bench --mode sanitize, and
 #                         (step sanitize-java) on a short run of the Java channel with armed rounds (CycleBenchmark
-#                         --mode cycle-armed: the armed rounds' waits, consume steps and their release at close)
+#                         --mode cycle-armed and cycle-device-armed: the armed rounds' waits, consume steps, a device
+#                         listener's kernels and the descriptor-reading ack, and their release at close)
 #   $OUT/summary.txt      every row with its ratio to the naive two-stream hand-off and to the C++ floor
 #
 # Usage: bash scripts/gpu/fastpath-run.sh [quick|full]   STEPS=env,sass,cpp,java,litmus,junit,sanitize,sanitize-java,launch
@@ -77,7 +78,7 @@ fi
 if want java; then
   step java-handoff 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.HandOffBenchmark "${java_args[@]}" \
     > "$OUT/java-handoff.json" 2>> "$log"
-  step java-cycle 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --sizes 16384,1048576 "${java_args[@]}" \
+  step java-cycle 240 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --sizes 16384,1048576 "${java_args[@]}" \
     > "$OUT/java-cycle.json" 2>> "$log"
 fi
 if want litmus; then
@@ -100,10 +101,12 @@ if want sanitize; then
 fi
 if want sanitize-java; then
   for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
-    echo "==== compute-sanitizer --tool $tool: java CycleBenchmark --mode cycle-armed" >> "$OUT/sanitizer.log"
-    step "sanitizer-java-$tool" 90 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
-      "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --mode cycle-armed --sizes 16384 \
-      --frames 50 --warmup 10 --slots 16 >> "$OUT/sanitizer.log" 2>&1
+    for mode in cycle-armed cycle-device-armed; do
+      echo "==== compute-sanitizer --tool $tool: java CycleBenchmark --mode $mode" >> "$OUT/sanitizer.log"
+      step "sanitizer-java-$tool-$mode" 90 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
+        "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --mode "$mode" --sizes 16384 \
+        --frames 50 --warmup 10 --slots 16 >> "$OUT/sanitizer.log" 2>&1
+    done
   done
 fi
 if want launch; then

@@ -135,8 +135,12 @@ __device__ __forceinline__ uint64_t load_word(const uint64_t* p) {
 
 // Copies the slots of frames first..last (header plus payload up to its length, clamped to the slot
 // size, in 16-byte pieces) from the ring at src to the same slots of the ring at dst, spread over
-// every thread of the grid. STRONG: the source may be overwritten while we read (latest delivery), so
-// read it with strong loads. STAMP: write {sequence, length} into each copied header instead of the
+// every thread of the grid: piece i of the round goes to global thread i (mod the grid), so every block
+// must lay the round's pieces out alike. STRONG: the source may be overwritten while we read (latest
+// delivery), so read it with strong loads, and copy whole slots: a lapped frame's length can change
+// between two blocks' reads of it, and a layout built from lengths would then differ from block to
+// block and leave pieces of the valid frames after it copied by nobody (the H200 showed it: 17 stale
+// pieces in a frame the lap check had rightly kept). STAMP: write {sequence, length} into each copied header instead of the
 // source's first 16 bytes (the publish step pushes frames whose stamps it is writing itself); the
 // lengths come from length_src when it is not 0. Must be called by every thread of the block.
 template <bool STRONG, bool STAMP>
@@ -151,9 +155,13 @@ __device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t
         uint64_t length = 0;
         if (threadIdx.x < frames) {
             uint64_t s = group + threadIdx.x;
-            int64_t raw = static_cast<int64_t>(
-                    load_word<STRONG>(word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + layout::SLOT_LENGTH)));
-            length = raw < 0 ? 0 : min(static_cast<uint64_t>(raw), r.slot_bytes);
+            if (STRONG) {
+                length = r.slot_bytes;  // no length read: the layout must not depend on what a writer may change
+            } else {
+                int64_t raw = static_cast<int64_t>(
+                        load_word<STRONG>(word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + layout::SLOT_LENGTH)));
+                length = raw < 0 ? 0 : min(static_cast<uint64_t>(raw), r.slot_bytes);
+            }
             pieces = (layout::SLOT_HEADER_BYTES + length + 15) / 16;
         }
         s_end[threadIdx.x] = pieces;

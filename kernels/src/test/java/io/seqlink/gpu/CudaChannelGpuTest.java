@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Channels on a real GPU, through the public API and the launcher: a million checksummed frames with
@@ -55,12 +56,13 @@ class CudaChannelGpuTest {
         }
     }
 
-    @Test
-    void latestDeliveryLapsASlowConsumerButNeverDeliversACorruptFrame() {
+    @ParameterizedTest(name = "armed rounds {0}")
+    @ValueSource(booleans = {true, false})
+    void latestDeliveryLapsASlowConsumerButNeverDeliversACorruptFrame(boolean armed) {
         long frames = 100_000;
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(ChannelSpec.builder("latest").producer(0).consumers(0).slots(16)
-                    .slotBytes(4096).delivery(Delivery.LATEST).maxPublishBatch(4).build());
+                    .slotBytes(4096).delivery(Delivery.LATEST).maxPublishBatch(4).armedRounds(armed).build());
             Gpu.Verifier v = new Gpu.Verifier(4096, false) {
                 @Override
                 public void onFrame(io.seqlink.channel.Frame f) {

@@ -116,6 +116,7 @@ final class Gpu {
         final AtomicLong corrupt = new AtomicLong();
         final AtomicLong outOfOrder = new AtomicLong();
         volatile long last;
+        volatile String firstCorrupt;
 
         Verifier(long slotBytes, boolean gapless) {
             this.slotBytes = slotBytes;
@@ -128,7 +129,9 @@ final class Gpu {
             int len = f.length();
             if (len != lengthOf(s, slotBytes)
                     || FramePattern.checksum(f.payload(), 0, len) != FramePattern.expectedChecksum(s, len)) {
-                corrupt.incrementAndGet();
+                if (corrupt.incrementAndGet() == 1) {
+                    firstCorrupt = describeCorrupt(f);
+                }
             }
             if (gapless ? s != last + 1 : s <= last) {
                 outOfOrder.incrementAndGet();
@@ -137,9 +140,55 @@ final class Gpu {
             received.incrementAndGet();
         }
 
+        /** What the first corrupt frame held: its length against the expected, and which frame's pattern its payload is, if any. */
+        private String describeCorrupt(Frame f) {
+            long s = f.sequence();
+            int len = f.length();
+            StringBuilder b = new StringBuilder("frame ").append(s).append(s % 2 == 0 ? " (device-written)" : " (host-written)")
+                    .append(": length ").append(len).append(" expected ").append(lengthOf(s, slotBytes));
+            int n = (int) Math.min(Math.max(len, 0), slotBytes);
+            java.nio.ByteBuffer payload = f.payload();
+            java.nio.ByteBuffer expected = java.nio.ByteBuffer.allocate(n);
+            FramePattern.fill(expected, 0, n, s);
+            int first = -1;
+            int lastBad = -1;
+            int bad = 0;
+            for (int i = 0; i < n; i++) {
+                if (payload.get(i) != expected.get(i)) {
+                    bad++;
+                    lastBad = i;
+                    if (first < 0) {
+                        first = i;
+                    }
+                }
+            }
+            b.append("; ").append(bad).append(" bytes differ, first at ").append(first).append(", last at ").append(lastBad);
+            java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+            b.append(FramePattern.checksum(payload, 0, len) == FramePattern.expectedChecksum(s, len)
+                    ? "; intact when read again 2 ms later" : "; still corrupt 2 ms later");
+            for (long k : new long[] {-48, -32, -16, 16, 32, 48}) {
+                if (s + k < 1 || first < 0) {
+                    continue;
+                }
+                java.nio.ByteBuffer other = java.nio.ByteBuffer.allocate((int) slotBytes);
+                FramePattern.fill(other, 0, (int) slotBytes, s + k);
+                int same = 0;
+                for (int i = first; i <= lastBad; i++) {
+                    if (payload.get(i) != expected.get(i) && payload.get(i) == other.get(i)) {
+                        same++;
+                    }
+                }
+                if (same > 0) {
+                    b.append("; ").append(same).append(" of them are frame ").append(s + k).append("'s bytes");
+                }
+            }
+            return b.toString();
+        }
+
         @Override
         public String toString() {
-            return "received " + received + ", corrupt " + corrupt + ", out of order " + outOfOrder + ", last " + last;
+            return "received " + received + ", corrupt " + corrupt + ", out of order " + outOfOrder + ", last " + last
+                    + (firstCorrupt != null ? ", first corrupt: " + firstCorrupt : "");
         }
     }
 }

@@ -11,9 +11,7 @@ import io.seqlink.channel.PublishChannel;
 import io.seqlink.testing.ArmedChecksumListener;
 import io.seqlink.topology.Transport;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -120,15 +118,7 @@ class ArmedDeviceRoundsGpuTest {
                     }
                 }
             });
-            Thread releaser = new Thread(() -> {
-                while (!done.get()) {
-                    if (port.pause()) {
-                        LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(20_000));
-                        port.resume();
-                    }
-                    LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(100_000));
-                }
-            });
+            Thread releaser = Gpu.randomReleaser(port, done);
             producer.start();
             releaser.start();
             boolean all = Gpu.await(() -> port.poll(4) >= 0 && port.acknowledged() >= frames);

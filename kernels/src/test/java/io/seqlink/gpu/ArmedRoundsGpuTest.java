@@ -13,9 +13,7 @@ import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.topology.Transport;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -155,15 +153,7 @@ class ArmedRoundsGpuTest {
             port.subscribe(v);
             AtomicBoolean done = new AtomicBoolean();
             Thread producer = new Thread(() -> Gpu.produce(ch, frames));
-            Thread releaser = new Thread(() -> {
-                while (!done.get()) {
-                    if (port.pause()) {
-                        LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(20_000));
-                        port.resume();
-                    }
-                    LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(100_000));
-                }
-            });
+            Thread releaser = Gpu.randomReleaser(port, done);
             producer.start();
             releaser.start();
             boolean all = Gpu.await(() -> port.poll(4) >= 0 && v.received.get() >= frames);

@@ -15,8 +15,11 @@ import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameHandler;
 import io.seqlink.channel.PublishChannel;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -108,6 +111,22 @@ final class Gpu {
         }
     }
 
+    /**
+     * A thread (not started) that pauses and resumes {@code port} at random until {@code done}: each pause
+     * releases the port's armed round, if any, and the resume lets the next be armed.
+     */
+    static Thread randomReleaser(ConsumerPort port, AtomicBoolean done) {
+        return new Thread(() -> {
+            while (!done.get()) {
+                if (port.pause()) {
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(20_000));
+                    port.resume();
+                }
+                LockSupport.parkNanos(ThreadLocalRandom.current().nextInt(100_000));
+            }
+        }, "random-releaser");
+    }
+
     /** A host listener that checks every frame's length and checksum and the order of sequences. */
     static class Verifier implements FrameHandler {
         final long slotBytes;
@@ -147,8 +166,8 @@ final class Gpu {
             StringBuilder b = new StringBuilder("frame ").append(s).append(s % 2 == 0 ? " (device-written)" : " (host-written)")
                     .append(": length ").append(len).append(" expected ").append(lengthOf(s, slotBytes));
             int n = (int) Math.min(Math.max(len, 0), slotBytes);
-            java.nio.ByteBuffer payload = f.payload();
-            java.nio.ByteBuffer expected = java.nio.ByteBuffer.allocate(n);
+            ByteBuffer payload = f.payload();
+            ByteBuffer expected = ByteBuffer.allocate(n);
             FramePattern.fill(expected, 0, n, s);
             int first = -1;
             int lastBad = -1;
@@ -163,14 +182,14 @@ final class Gpu {
                 }
             }
             b.append("; ").append(bad).append(" bytes differ, first at ").append(first).append(", last at ").append(lastBad);
-            java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+            LockSupport.parkNanos(2_000_000);
             b.append(FramePattern.checksum(payload, 0, len) == FramePattern.expectedChecksum(s, len)
                     ? "; intact when read again 2 ms later" : "; still corrupt 2 ms later");
             for (long k : new long[] {-48, -32, -16, 16, 32, 48}) {
                 if (s + k < 1 || first < 0) {
                     continue;
                 }
-                java.nio.ByteBuffer other = java.nio.ByteBuffer.allocate((int) slotBytes);
+                ByteBuffer other = ByteBuffer.allocate((int) slotBytes);
                 FramePattern.fill(other, 0, (int) slotBytes, s + k);
                 int same = 0;
                 for (int i = first; i <= lastBad; i++) {

@@ -125,14 +125,6 @@ __device__ __forceinline__ uint4 load16(const uint4* p) {
     return *p;
 }
 
-template <bool STRONG>
-__device__ __forceinline__ uint64_t load_word(const uint64_t* p) {
-    if (STRONG) {
-        return ld_relaxed_sys(p);
-    }
-    return *p;
-}
-
 // Copies the slots of frames first..last (header plus payload up to its length, clamped to the slot
 // size, in 16-byte pieces) from the ring at src to the same slots of the ring at dst, spread over
 // every thread of the grid: piece i of the round goes to global thread i (mod the grid), so every block
@@ -159,7 +151,7 @@ __device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t
                 length = r.slot_bytes;  // no length read: the layout must not depend on what a writer may change
             } else {
                 int64_t raw = static_cast<int64_t>(
-                        load_word<STRONG>(word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + layout::SLOT_LENGTH)));
+                        *word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + layout::SLOT_LENGTH));
                 length = raw < 0 ? 0 : min(static_cast<uint64_t>(raw), r.slot_bytes);
             }
             pieces = (layout::SLOT_HEADER_BYTES + length + 15) / 16;

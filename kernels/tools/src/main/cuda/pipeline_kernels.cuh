@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "seqlink_grid.cuh"
+
 namespace seqlink {
 namespace bench {
 
@@ -18,8 +20,8 @@ constexpr uint32_t EXPAND_MULTIPLIER = 0x9E3779B1u;
 __device__ inline void expand(uint64_t src, uint64_t dst, uint32_t count) {
     const uint8_t* in = reinterpret_cast<const uint8_t*>(src);
     uint32_t* out = reinterpret_cast<uint32_t*>(dst);
-    const uint64_t threads = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-    for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += threads) {
+    const uint64_t threads = seqlink::grid::global_threads();
+    for (uint64_t i = seqlink::grid::global_thread(); i < count; i += threads) {
         out[i] = (static_cast<uint32_t>(in[i]) + 1u) * EXPAND_MULTIPLIER;
     }
 }
@@ -30,8 +32,8 @@ __device__ inline void infer(uint64_t weights, uint64_t x, uint64_t y, uint32_t 
     const uint32_t* w = reinterpret_cast<const uint32_t*>(weights);
     const uint32_t* xv = reinterpret_cast<const uint32_t*>(x);
     uint64_t* yv = reinterpret_cast<uint64_t*>(y);
-    const uint64_t threads = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-    for (uint64_t row = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < rows; row += threads) {
+    const uint64_t threads = seqlink::grid::global_threads();
+    for (uint64_t row = seqlink::grid::global_thread(); row < rows; row += threads) {
         uint64_t acc = 0;
         const uint32_t* wr = w + row * cols;
         for (uint32_t k = 0; k < cols; k++) {

@@ -190,15 +190,12 @@ final class ChannelLife {
     }
 
     /**
-     * Ends the channel: consumers stop, the final positions are kept (snapshots answer from them), the
-     * state becomes CLOSED (a failed channel stays FAILED), and every guard shuts, so the memory is
-     * released as soon as nobody is inside. Only its drainer, or the caller of a successful
-     * {@link #claimFinish()}, calls it.
+     * Ends the channel, whose consumers the drain has stopped: the final positions are kept (snapshots
+     * answer from them), the state becomes CLOSED (a failed channel stays FAILED), and every guard shuts,
+     * so the memory is released as soon as nobody is inside. Only its drainer, or the caller of a
+     * successful {@link #claimFinish()}, calls it, from {@code ChannelDrain.finish}.
      */
     void finish(DrainReport report) {
-        for (ConsumerPort p : channel.portArray()) {
-            p.stop();
-        }
         if (observers.enter()) {
             try {
                 finalPublished = channel.producerTransport().publishedOnDevice();

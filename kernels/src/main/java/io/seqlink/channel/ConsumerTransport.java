@@ -46,6 +46,12 @@ final class ConsumerTransport {
     final MappedBuffer mirror;
     /** Where the frames are for this consumer: its local ring (copy mode) or the source ring (direct mode). */
     final Memory frameRing;
+    /**
+     * The mirror word that says a host round landed, fixed by where the frames are: {@code host_round}, written
+     * after the copy to a staged host ring, or the consume step's {@code round} when the host ring is the frame
+     * ring itself (HOST_STAGED direct).
+     */
+    private final int hostLandedWord;
     final ConsumeKernel consume;
     final AckKernel ack;
     private volatile HostRing hostRing;
@@ -89,6 +95,7 @@ final class ConsumerTransport {
         }
         Memory localRing = spec.readMode() == ReadMode.COPY ? track(device.allocate(geometry.ringBytes())) : null;
         this.frameRing = localRing != null ? localRing : sourceRing;
+        this.hostLandedWord = frameRing instanceof MappedBuffer ? ConsumerBlock.ROUND : ConsumerBlock.HOST_ROUND;
         this.consume = stream.bindConsume(new ConsumeBinding(sourceControl, sourceRing, geometry, spec.maxPublishBatch(), localRing,
                 block, mirror, spec.delivery() == Delivery.LATEST));
         this.ack = stream.bindAck(new AckBinding(block, mirror));
@@ -142,15 +149,13 @@ final class ConsumerTransport {
      * {@code round}, after its acquire read of the replica, already says so inside the PTX model.
      */
     void signalHostRound(long round) {
-        if (hostRing().staged) {
+        if (hostLandedWord == ConsumerBlock.HOST_ROUND) {
             stream.writeValue(mirror, ConsumerBlock.HOST_ROUND, round);
         }
     }
 
     boolean hostRoundLanded(long round) {
-        HostRing h = hostRing;
-        int word = h != null && !h.staged ? ConsumerBlock.ROUND : ConsumerBlock.HOST_ROUND;
-        return mirror.getAcquire(word) >= round;
+        return mirror.getAcquire(hostLandedWord) >= round;
     }
 
     /** Whether consume step {@code round} ran: its release of the mirror's {@code round}, after the descriptor. */

@@ -26,7 +26,7 @@ public interface DeviceFrameHandler {
      * either (it has not come yet); the channel acknowledges only what the descriptor says was taken, and a
      * frame a released round did not take comes again, once, in an ordinary round. Default {@code false}: every
      * round's frames were seen published before {@code onFrames} (one host hop more per frame when idle).
-     * Asked once per armed round, on the poller; answer the same every time.
+     * Asked on the poller each time it could arm this listener's next round (an idle pass), so keep it cheap and answer the same every time.
      */
     default boolean acceptsArmedRounds() {
         return false;

@@ -204,9 +204,14 @@ final class FrameDelivery {
         if (last != null && !deadLetterDeviceRound(r, last)) {
             return; // halted: nothing acknowledged, the round comes again
         }
+        deviceRoundHandled(r, last == null); // dead-lettered frames count as dead-lettered, not delivered
+    }
+
+    /** A device round's frames are handled (their listener's work, or their dead letters, is enqueued): its outcome. */
+    private void deviceRoundHandled(Round r, boolean delivered) {
         r.handledTo = r.to;
         r.taken = (int) (r.to - r.from + 1);
-        if (last == null) { // dead-lettered frames count as dead-lettered, not delivered
+        if (delivered) {
             r.delivered = r.taken;
         }
         latency.record(r.to, System.nanoTime());
@@ -242,10 +247,7 @@ final class FrameDelivery {
 
     /** An armed device round landed with its frame (its work and ack were enqueued when it was armed): its outcome. */
     void armedTaken(Round r) {
-        r.handledTo = r.to;
-        r.taken = (int) (r.to - r.from + 1);
-        r.delivered = r.taken;
-        latency.record(r.to, System.nanoTime());
+        deviceRoundHandled(r, true);
     }
 
     /** The device loop does not wait out a backoff: the round goes to the port's listener thread at {@code attempt}. */

@@ -131,14 +131,13 @@ final class RoundArming {
 
     /**
      * An ordinary round {@code r} begins: when it starts at a frame whose armed round's listener failed (the same
-     * listener), it resumes that delivery at attempt 2 over that frame alone. Returns the round's last frame.
+     * listener), it resumes that delivery at attempt 2 over that frame alone ({@code r.to} clipped to it).
      */
-    long resumeFailed(Round r, long to) {
+    void resumeFailed(Round r) {
         if (failedSeq == 0 || r.from < failedSeq) {
-            return to;
+            return;
         }
-        boolean same = failedSeq == r.from && failedFor != null && failedFor.sameListener(r.subscription);
-        if (same) {
+        if (failedSeq == r.from && failedFor != null && failedFor.sameListener(r.subscription)) {
             r.to = r.from;
             r.resumeAttempt = 2;
             r.lastFailure = failure;
@@ -146,6 +145,5 @@ final class RoundArming {
         failedSeq = 0;
         failure = null;
         failedFor = null;
-        return same ? r.from : to;
     }
 }

@@ -163,7 +163,8 @@ final class RoundMachine {
         counters.increment(PortCounters.C_ROUNDS);
         round.begin(number, from, to, sub);
         if (arming != null) {
-            to = arming.resumeFailed(round, to); // a device listener that failed on this frame armed: its retry
+            arming.resumeFailed(round); // a device listener that failed on this frame armed: its retry, that frame alone
+            to = round.to;
         }
         transport.consume.enqueue(from, to, number);
         if (sub.kind == Subscription.Kind.DEVICE) {

@@ -68,9 +68,14 @@ final class StreamQueue {
         queue(waitTask, m, null, null, offset, value, 0, 0, 0, 0);
     }
 
-    /** Whether a command may run now: anything but a wait whose word has not reached its value. */
+    /**
+     * Whether a command may run now: anything but a wait whose word has not reached its value. Field by field,
+     * with a null check: {@link #settle} looks at the head without the drain lock while the worker may clear it.
+     */
     private boolean passes(Command cmd) {
-        return cmd.task != waitTask || ((EmulatedMemory) cmd.r0).getAcquireWord(cmd.a) >= cmd.b;
+        Task task = cmd.task;
+        Object word = cmd.r0;
+        return task != waitTask || word == null || ((EmulatedMemory) word).getAcquireWord(cmd.a) >= cmd.b;
     }
 
     /** Queues one command; runs it right away in inline mode unless the stream is stalled. */
@@ -284,10 +289,7 @@ final class StreamQueue {
     private void settle() {
         int spins = 0;
         while (head != tail && failure == null) {
-            Command cmd = ring[(int) (head & mask)];
-            Task task = cmd.task;
-            Object word = cmd.r0;
-            if (task == waitTask && word != null && ((EmulatedMemory) word).getAcquireWord(cmd.a) < cmd.b) {
+            if (!passes(ring[(int) (head & mask)])) {
                 return;
             }
             spins = runOrBackOff(spins);

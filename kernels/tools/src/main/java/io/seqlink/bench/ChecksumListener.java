@@ -10,14 +10,14 @@ import io.seqlink.channel.DeviceFrames;
  * compares it with {@link io.seqlink.backend.FramePattern} afterwards. A class, not a lambda, so it is
  * obviously built once and allocates nothing per round.
  */
-final class ChecksumListener implements DeviceFrameHandler {
+public final class ChecksumListener implements DeviceFrameHandler {
 
     static final int RESULT_WORDS = 1024;
 
     private final long length;
     private final MappedBuffer sums;
 
-    ChecksumListener(long length, MappedBuffer sums) {
+    public ChecksumListener(long length, MappedBuffer sums) {
         this.length = length;
         this.sums = sums;
     }

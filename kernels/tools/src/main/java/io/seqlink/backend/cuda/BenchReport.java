@@ -1,5 +1,7 @@
 package io.seqlink.backend.cuda;
 
+import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.MappedBuffer;
 import io.seqlink.report.LatencyHistogram;
 import io.seqlink.report.Percentiles;
 import io.seqlink.report.ReportJson;
@@ -63,6 +65,11 @@ final class BenchReport {
             }
         }
         return counts;
+    }
+
+    /** {@link #verifyLast} of checksums the consumer's kernels wrote to word {@code s % 1024} of {@code sums}. */
+    static long[] verifySums(MappedBuffer sums, long total, long size) {
+        return verifyLast(total, size, s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.bench.BenchWork;
+import io.seqlink.bench.ChecksumListener;
 import io.seqlink.bench.TakenChecksumListener;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
@@ -36,11 +37,7 @@ final class ChannelApiCycle {
                     .producer(producer).consumers(consumer).slots(slots).slotBytes(size).build());
             ConsumerPort port = ch.consumer(consumer);
             MappedBuffer sums = rt.backend().device(consumer).allocateMapped(8 * 1024);
-            port.subscribeDevice(frames -> {
-                for (long s = frames.first(); s <= frames.last(); s++) {
-                    BenchWork.on(frames.stream()).checksum(frames.memory(), frames.payloadOffset(s), size, sums, 8 * (s % 1024));
-                }
-            });
+            port.subscribeDevice(new ChecksumListener(size, sums));
             int frames = BenchReport.framesFor(timedFrames, size);
             long total = (long) warmup + frames;
             BenchReport.Timed timed = BenchReport.timeFrames(warmup, frames, i -> { }, i -> {
@@ -53,7 +50,7 @@ final class ChannelApiCycle {
                 ch.publish();
                 awaitTaken(port, seq);
             });
-            long[] verified = verifiedSums(sums, total, size);
+            long[] verified = BenchReport.verifySums(sums, total, size);
             report.latency("cycle-channel", "java-channel-api", size, frames, timed, verified);
             sums.close();
         }
@@ -79,7 +76,7 @@ final class ChannelApiCycle {
                 long seq = produce(ch, size);
                 awaitTaken(port, seq);
             });
-            long[] verified = verifiedSums(sums, total, size);
+            long[] verified = BenchReport.verifySums(sums, total, size);
             report.latency("cycle-channel-device-armed", "java-channel-api", size, frames, timed, verified);
             ch.close();
             listener.close();
@@ -114,7 +111,7 @@ final class ChannelApiCycle {
                 throw new IllegalStateException("throughput run failed", failure.get());
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long[] verified = verifiedSums(sums, total, size);
+            long[] verified = BenchReport.verifySums(sums, total, size);
             report.throughput(armed ? "channel-device-armed" : "channel-device", size, total, 1, seconds, verified);
             ch.close();
             listener.close();
@@ -133,10 +130,6 @@ final class ChannelApiCycle {
     }
 
     /** {verified, corrupt} of the checksums the device listener wrote into word {@code s % 1024} of {@code sums}. */
-    private static long[] verifiedSums(MappedBuffer sums, long total, long size) {
-        return BenchReport.verifyLast(total, size, s -> sums.getAcquire(8 * (s % 1024)) == FramePattern.expectedChecksum(s, (int) size));
-    }
-
     /** A producer thread publishing frames 1 to {@code total} ({@link #produce}); a failure lands in {@code failure}. */
     private static Thread startProducer(PublishChannel ch, long size, long total, AtomicReference<Throwable> failure) {
         Thread prod = new Thread(() -> {

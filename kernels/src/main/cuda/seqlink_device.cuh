@@ -12,7 +12,8 @@
 //                     from every thread when no other step acknowledges.
 //   device listener   (DeviceFrameHandler: kernels the channel's own consume step precedes on the stream)
 //                     round_frames(descriptor, first, last, &from, &to): the frames the round took; an
-//                     armed round's may be none.
+//                     armed round's may be none. A listener that acknowledges in its kernel ends the round's
+//                     last kernel with acknowledge_taken_at_end(descriptor, acknowledgement, arrivals).
 //
 // `a` and `c` are the channel's handles, by value (seqlink::PublishArgs, seqlink::ConsumeArgs), as the
 // Java call that launches your kernel passes them. The shipped subset: publish_at_end serves channels
@@ -215,6 +216,21 @@ __device__ __forceinline__ bool round_frames(uint64_t descriptor, uint64_t first
 // has ready_to = from - 1, the last acknowledgement (the host starts a round only at the frame after it).
 __device__ __forceinline__ void acknowledge_taken(uint64_t descriptor, uint64_t mirror) {
     acknowledge(mirror, ld_relaxed_sys(word_at(descriptor, layout::CONSUMER_READY_TO)));
+}
+
+// The acknowledgement of a round from a device listener's own LAST kernel of the round
+// (DeviceFrameHandler.acknowledgesInKernel: the channel then enqueues no ack step, one step fewer per
+// round): every thread of every block calls it as the kernel's last act, after its reads of the round's
+// frames; the last block to arrive (over `arrivals`, a Scratch line's counter this kernel uses for nothing
+// else) acknowledges what the descriptor says the round took, from one thread: one release store into the
+// acknowledgement word (DeviceFrames.acknowledgement(), the consumer's host mirror). Ordering: each block's
+// reads before its acq_rel arrival (bar.sync, then the device-scope add), the last block's acquire of the
+// count before its release store, so no frame is acknowledged before every block has read it. A round that
+// took nothing writes READY_TO = from - 1, the last acknowledgement: nothing moves.
+__device__ inline void acknowledge_taken_at_end(uint64_t descriptor, uint64_t acknowledgement, uint32_t* arrivals) {
+    if (grid::sole_or_last_block(arrivals) && threadIdx.x == 0) {
+        acknowledge_taken(descriptor, acknowledgement);
+    }
 }
 
 // The consumer's last act when nothing else acknowledges: every thread of every block calls it after

@@ -1,8 +1,8 @@
 // work_kernels.cu: the benchmarks' device work as user kernels: the frame pattern's fill and checksum
 // (io.seqlink.backend.PatternKernels binds them; every module that uses them compiles these two entry points
 // over the runtime's shipped seqlink_pattern.cuh, since a shipped header defines no kernels), the checksum of
-// a device listener that takes armed rounds (io.seqlink.bench.TakenChecksumListener), the pipeline
-// benchmark's workload (pipeline_kernels.cuh, io.seqlink.bench.PipelineKernels), and the launch-path no-ops
+// a device listener that takes armed rounds, with or without acknowledging in its kernel
+// (io.seqlink.bench.TakenChecksumListener), the pipeline benchmark's workload (pipeline_kernels.cuh, io.seqlink.bench.PipelineKernels), and the launch-path no-ops
 // LaunchVariantsBenchmark times.
 #include <cstdint>
 
@@ -30,6 +30,23 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken(uint64_
         return;
     }
     seqlink::checksum_grid(src, length, out, scratch);
+}
+
+// pattern_checksum_taken that also acknowledges the round when `acknowledgement` is not 0 (the round's last
+// frame: io.seqlink.bench.TakenChecksumListener with in-kernel acks). `scratch` is two Scratch lines: the
+// checksum's fold, then the acknowledgement's arrival counter. Every block reaches the acknowledgement,
+// also when the round took nothing (it then writes the last acknowledgement again: nothing moves).
+extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken_acking(uint64_t descriptor, uint64_t sequence,
+        uint64_t src, uint64_t length, uint64_t out, uint64_t scratch, uint64_t acknowledgement) {
+    uint64_t from;
+    uint64_t to;
+    if (seqlink::device::round_frames(descriptor, sequence, sequence, &from, &to)) {
+        seqlink::checksum_grid(src, length, out, scratch);
+    }
+    if (acknowledgement != 0) {
+        seqlink::Scratch* line = reinterpret_cast<seqlink::Scratch*>(scratch) + 1;
+        seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, &line->arrivals);
+    }
 }
 
 extern "C" __global__ void pipeline_expand(uint64_t src, uint64_t dst, uint32_t count) {

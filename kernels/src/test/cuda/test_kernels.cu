@@ -22,8 +22,9 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum(uint64_t src,
 // count the launch in results[0] when the round's consume step did not take the frame (round_frames, stream
 // order); otherwise counts a frame below the last one taken in results[2], then the delivery of the frame in
 // results[2 + 2s] and its checksum in results[3 + 2s]. results is host memory the test reads after the acks.
-extern "C" __global__ void test_armed_take(uint64_t descriptor, uint64_t payload, uint64_t sequence, uint64_t length,
-        uint64_t results) {
+namespace {
+
+__device__ void armed_take(uint64_t descriptor, uint64_t payload, uint64_t sequence, uint64_t length, uint64_t results) {
     if (blockIdx.x != 0 || threadIdx.x != 0) {
         return;
     }
@@ -40,6 +41,22 @@ extern "C" __global__ void test_armed_take(uint64_t descriptor, uint64_t payload
     r[1] = sequence;
     r[2 + 2 * sequence] = r[2 + 2 * sequence] + 1;
     r[3 + 2 * sequence] = seqlink::checksum_serial(reinterpret_cast<const uint8_t*>(payload), length);
+}
+
+}  // namespace
+
+extern "C" __global__ void test_armed_take(uint64_t descriptor, uint64_t payload, uint64_t sequence, uint64_t length,
+        uint64_t results) {
+    armed_take(descriptor, payload, sequence, length, results);
+}
+
+// test_armed_take, then the round's acknowledgement from the kernel (a listener that acknowledges in its
+// kernel: the channel enqueues no ack step). One thread: acknowledge_taken_at_end's grid of one block uses no
+// arrival counter.
+extern "C" __global__ void test_armed_take_acking(uint64_t descriptor, uint64_t payload, uint64_t sequence,
+        uint64_t length, uint64_t results, uint64_t acknowledgement) {
+    armed_take(descriptor, payload, sequence, length, results);
+    seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, nullptr);
 }
 
 // mode 0 stores to `address` (pass an unmapped one: CUDA_ERROR_ILLEGAL_ADDRESS), mode 1 traps

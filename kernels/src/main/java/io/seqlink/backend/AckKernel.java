@@ -8,7 +8,11 @@ package io.seqlink.backend;
  */
 public interface AckKernel {
 
-    /** Enqueues the acknowledgement of every frame up to {@code sequence} ({@code seqlink_ack}). */
+    /**
+     * Enqueues the acknowledgement of every frame up to {@code sequence}: a stream write of {@code consumed_seq}
+     * after the stream's earlier work (CUDA: {@code cuStreamWriteValue64}, or {@code seqlink_ack} without 64-bit
+     * stream memory operations).
+     */
     void enqueue(long sequence);
 
     /**

@@ -70,4 +70,14 @@ public interface KernelInvocation {
      * block of a CUDA grid acknowledges the smallest any block passed); nothing when the twin throws.
      */
     void acknowledge(int index, long sequence);
+
+    /**
+     * {@code seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, arrivals)}, the in-kernel
+     * acknowledgement of a device listener ({@link io.seqlink.channel.DeviceFrameHandler#acknowledgesInKernel}):
+     * when the twin returns (nothing when it throws), one release store of the descriptor's {@code READY_TO}
+     * (read in stream order) into the acknowledgement word. {@code descriptor} and {@code acknowledgement} are the
+     * indexes of the {@link KernelParam#POINTER} arguments given {@code DeviceFrames.descriptor()} and
+     * {@code DeviceFrames.acknowledgement()}.
+     */
+    void acknowledgeTaken(int descriptor, int acknowledgement);
 }

@@ -31,4 +31,23 @@ public interface DeviceFrameHandler {
     default boolean acceptsArmedRounds() {
         return false;
     }
+
+    /**
+     * Whether this listener's own kernels acknowledge each round, so the channel enqueues no ack step after them
+     * (one step fewer per round on the consumer's stream: the source article's shape, a consumer kernel that ends
+     * with the acknowledgement). A listener that answers {@code true} must, in EVERY call of {@link #onFrames} that
+     * returns normally, end the work it enqueues with the round's last kernel calling, from every thread as its
+     * last act, {@code seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, arrivals)} from
+     * {@code seqlink_device.cuh}, with {@link DeviceFrames#descriptor()}, {@link DeviceFrames#acknowledgement()} and a
+     * scratch counter of its own (zeroed once; the last block resets it); its Java twin on the emulated backend
+     * calls {@link io.seqlink.backend.KernelInvocation#acknowledgeTaken}. Only the round's LAST kernel may do it:
+     * the acknowledgement covers every frame the round took, so an earlier kernel's would free slots later kernels
+     * still read. A round whose work does not end so is never acknowledged, and the producer stalls on
+     * backpressure until the channel's stall timeout reports this consumer. A round the listener did not
+     * complete (it threw, and the retry policy dead-lettered or skipped its frames) is acknowledged by the
+     * channel as usual. Default {@code false}. Asked once per delivered round, so answer the same every time.
+     */
+    default boolean acknowledgesInKernel() {
+        return false;
+    }
 }

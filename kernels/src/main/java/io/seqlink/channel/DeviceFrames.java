@@ -47,6 +47,13 @@ public interface DeviceFrames {
      */
     Memory descriptor();
 
+    /**
+     * The consumer's acknowledgement word's memory (its host mirror, {@link io.seqlink.layout.ConsumerBlock}), for
+     * a listener that {@linkplain DeviceFrameHandler#acknowledgesInKernel acknowledges in its kernel}: pass it at
+     * offset 0 to {@code seqlink::device::acknowledge_taken_at_end}, which stores into its {@code CONSUMED_SEQ}.
+     */
+    Memory acknowledgement();
+
     /** The consumer's stream. */
     DeviceStream stream();
 }

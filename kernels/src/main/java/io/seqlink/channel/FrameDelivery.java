@@ -213,6 +213,7 @@ final class FrameDelivery {
         r.taken = (int) (r.to - r.from + 1);
         if (delivered) {
             r.delivered = r.taken;
+            r.acknowledgedInKernel = r.subscription.device.acknowledgesInKernel();
         }
         latency.record(r.to, System.nanoTime());
     }
@@ -362,6 +363,11 @@ final class FrameDelivery {
         @Override
         public Memory descriptor() {
             return transport.block;
+        }
+
+        @Override
+        public Memory acknowledgement() {
+            return transport.mirror;
         }
 
         @Override

@@ -78,6 +78,8 @@ final class Round {
     long holdNanos;
     /** A device error the listener's work raised: the consumer dies of it. */
     DeviceException deviceFailure;
+    /** The device listener's own kernels acknowledge the round (it was delivered to one that acknowledges in its kernel). */
+    boolean acknowledgedInKernel;
 
     // ---- a delivery the device loop stopped at a failure, for the listener thread to resume ------
     /** Set when the delivery stopped at a failed attempt without waiting: resume it elsewhere. */
@@ -154,6 +156,7 @@ final class Round {
         this.missed = 0;
         this.holdNanos = 0;
         this.deviceFailure = null;
+        this.acknowledgedInKernel = false;
         this.needsRetry = false;
         this.resumeAttempt = 0;
         this.resumeFrom = from;

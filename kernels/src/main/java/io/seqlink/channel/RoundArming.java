@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   host listener:   wait(doorbell[s]) -> consume(s..s) -> copy to host -> host_round          lands: host_round
  *   device listener: wait(doorbell[s]) -> consume(s..s) -> onFrames(s..s)'s work -> ack_ready    lands: round
+ *                    (no ack_ready when the listener's last kernel acknowledges: acknowledgesInKernel)
  *                    (onFrames runs on the poller as it arms; its kernels and ack_ready read the descriptor
  *                    the consume step wrote, in stream order, so a round that took nothing does nothing)
  *   landed, READY_TO &lt; s: released (a cancel) or an early wake; nothing delivered, nothing acknowledged,
@@ -85,7 +86,9 @@ final class RoundArming {
     private void armListener(Round r) {
         acknowledging = delivery.deliverArmed(r);
         if (acknowledging) {
-            transport.ack.enqueueTaken();
+            if (!r.subscription.device.acknowledgesInKernel()) { // else its last kernel acknowledges what was taken
+                transport.ack.enqueueTaken();
+            }
             return;
         }
         armed.cancel(); // lands at once; the frame comes by an ordinary round

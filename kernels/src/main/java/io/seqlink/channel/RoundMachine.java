@@ -231,7 +231,8 @@ final class RoundMachine {
 
     /**
      * Delivers a round (the rest of it, when it resumes) and enqueues its ack step at once, on the
-     * delivering thread: the producer's backpressure waits for that ack, not for the poller's next look.
+     * delivering thread (none when the device listener's own kernels acknowledge it): the producer's
+     * backpressure waits for that ack, not for the poller's next look.
      * While the round is with the listener thread the poller keeps off this port's stream, so stream
      * order stays consume, listener work, ack.
      */
@@ -239,7 +240,9 @@ final class RoundMachine {
         delivery.deliver(r, mayWait);
         if (!r.needsRetry && r.deviceFailure == null && r.handledTo >= r.from) {
             try {
-                transport.ack.enqueue(r.handledTo);
+                if (!r.acknowledgedInKernel) { // else the listener's last kernel acknowledges the round
+                    transport.ack.enqueue(r.handledTo);
+                }
                 port.markProgress();
             } catch (io.seqlink.backend.DeviceException ex) {
                 r.deviceFailure = ex;

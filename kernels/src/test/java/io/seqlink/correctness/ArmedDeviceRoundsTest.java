@@ -18,8 +18,11 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 12: a caught-up consumer whose device listener {@linkplain io.seqlink.channel.DeviceFrameHandler#acceptsArmedRounds
@@ -29,13 +32,19 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code READY_TO < first} and its ack leaves {@code acked} where it was; the frame comes once, later, by an
  * ordinary round. The listener ({@link ArmedChecksumListener}) counts on the device what its kernels took, so
  * "exactly once, in order, intact" is checked where the work ran. Each test runs on an inline and a threaded
- * stream.
+ * stream; those that take the frame run also with the listener {@linkplain DeviceFrameHandler#acknowledgesInKernel
+ * acknowledging in its kernel} (no ack step: the round's last kernel acknowledges what the descriptor says was taken).
  */
 class ArmedDeviceRoundsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final int LENGTH = 48;
     private static final RetryPolicy NO_BACKOFF = new RetryPolicy(3, Duration.ZERO, 1.0, Duration.ZERO);
+
+    /** Every stream mode, with the listener's acknowledgement from the channel's ack step and from its own kernel. */
+    static Stream<Arguments> modesAndAcks() {
+        return Stream.of(EmulatedTopology.StreamMode.values()).flatMap(m -> Stream.of(Arguments.of(m, false), Arguments.of(m, true)));
+    }
 
     private static SeqlinkRuntime open(EmulatedTopology.StreamMode mode) {
         return Rig.runtime(EmulatedTopology.builder(2).streamMode(mode).build()).open();
@@ -52,12 +61,12 @@ class ArmedDeviceRoundsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EmulatedTopology.StreamMode.class)
-    void anIdleDeviceListenerIsArmedAndEachFrameIsTakenByItsArmedRound(EmulatedTopology.StreamMode mode) {
+    @MethodSource("modesAndAcks")
+    void anIdleDeviceListenerIsArmedAndEachFrameIsTakenByItsArmedRound(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
         try (SeqlinkRuntime rt = open(mode)) {
             PublishChannel ch = rt.openChannel(Rig.channel("armed-device", 0, 1).build());
             ConsumerPort port = ch.consumer(1);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 20, LENGTH);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 20, LENGTH, acksInKernel);
             port.subscribeDevice(listener);
             for (long s = 1; s <= 20; s++) {
                 assertThat(port.poll(1)).isZero();
@@ -83,12 +92,12 @@ class ArmedDeviceRoundsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EmulatedTopology.StreamMode.class)
-    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing(EmulatedTopology.StreamMode mode) {
+    @MethodSource("modesAndAcks")
+    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
         try (SeqlinkRuntime rt = open(mode)) {
             PublishChannel ch = rt.openChannel(Rig.channel("armed-device-release", 0, 1).build());
             ConsumerPort port = ch.consumer(1);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, acksInKernel);
             port.subscribeDevice(listener);
             for (long s = 1; s <= 3; s++) {
                 port.poll(1);
@@ -219,14 +228,15 @@ class ArmedDeviceRoundsTest {
      * every frame.
      */
     @ParameterizedTest
-    @EnumSource(EmulatedTopology.StreamMode.class)
-    void aLiveProducerRacingReleasesAndFailuresLosesAndRepeatsNothing(EmulatedTopology.StreamMode mode) throws Exception {
+    @MethodSource("modesAndAcks")
+    void aLiveProducerRacingReleasesAndFailuresLosesAndRepeatsNothing(EmulatedTopology.StreamMode mode, boolean acksInKernel)
+            throws Exception {
         int frames = 2_000;
         try (SeqlinkRuntime rt = open(mode)) {
             ChannelSpec spec = Rig.channel("armed-device-race", 0, 1).slots(8).stallTimeout(Duration.ofMillis(2)).build();
             PublishChannel ch = rt.openChannel(spec);
             ConsumerPort port = ch.consumer(1).retryPolicy(NO_BACKOFF);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel);
             port.subscribeDevice(listener);
             AtomicBoolean done = new AtomicBoolean();
             Thread producer = new Thread(() -> {
@@ -271,13 +281,13 @@ class ArmedDeviceRoundsTest {
 
     /** The launcher's device loop arms device rounds too; closing the channel releases the last one and accounts for every frame. */
     @ParameterizedTest
-    @EnumSource(EmulatedTopology.StreamMode.class)
-    void theLauncherArmsDeviceRoundsAndTheCloseReleasesTheLast(EmulatedTopology.StreamMode mode) {
+    @MethodSource("modesAndAcks")
+    void theLauncherArmsDeviceRoundsAndTheCloseReleasesTheLast(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
         int frames = 300;
         try (SeqlinkRuntime rt = open(mode)) {
             PublishChannel ch = rt.openChannel(Rig.channel("armed-device-loop", 0, 1).build());
             ConsumerPort port = ch.consumer(1);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel);
             port.subscribeDevice(listener);
             rt.start();
             for (long s = 1; s <= frames; s++) {
@@ -297,6 +307,80 @@ class ArmedDeviceRoundsTest {
             }
             ConsumerSnapshot c = port.snapshot();
             assertThat(c.delivered()).as("%s", c).isEqualTo(frames);
+            listener.close();
+        }
+    }
+
+    /**
+     * A listener that says it acknowledges in its kernel gets no ack step from the channel, in armed rounds and in
+     * ordinary ones: this one's kernels never acknowledge, so its frames are taken and counted delivered, and the
+     * acknowledgement stays where it was (the producer would stall on backpressure: the contract's stated cost).
+     */
+    @ParameterizedTest
+    @EnumSource(EmulatedTopology.StreamMode.class)
+    void aListenerThatAcknowledgesInItsKernelGetsNoAckStepFromTheChannel(EmulatedTopology.StreamMode mode) {
+        for (boolean armedRounds : new boolean[] {true, false}) {
+            try (SeqlinkRuntime rt = open(mode)) {
+                PublishChannel ch = rt.openChannel(Rig.channel("in-kernel-ack-missing", 0, 1).armedRounds(armedRounds).build());
+                ConsumerPort port = ch.consumer(1);
+                ArmedChecksumListener plain = new ArmedChecksumListener(port.stream(), 8, LENGTH);
+                port.subscribeDevice(new DeviceFrameHandler() {
+                    @Override
+                    public boolean acceptsArmedRounds() {
+                        return true;
+                    }
+
+                    @Override
+                    public boolean acknowledgesInKernel() {
+                        return true; // but its kernels do not
+                    }
+
+                    @Override
+                    public void onFrames(DeviceFrames frames) {
+                        plain.onFrames(frames);
+                    }
+                });
+                for (long s = 1; s <= 3; s++) {
+                    port.poll(1);
+                    offer(ch, s);
+                    long expected = s;
+                    assertThat(Rig.await(WAIT, () -> port.poll(1) >= 0 && plain.deliveries(expected) == 1
+                            && port.snapshot().delivered() >= expected)).as("armed rounds %s, frame %d", armedRounds, s).isTrue();
+                }
+                assertThat(port.pause()).isTrue(); // releases an armed round: the stream then runs to its end
+                assertThat(Rig.await(WAIT, () -> port.stream().completed())).as("everything enqueued ran").isTrue();
+                assertThat(port.acknowledged()).as("armed rounds %s: no ack step after the listener's kernels", armedRounds).isZero();
+                ch.close();
+                plain.close();
+            }
+        }
+    }
+
+    /**
+     * A listener that acknowledges in its kernel fails for good on frame 1 (every attempt throws before its work): the
+     * frame is dead-lettered and the channel acknowledges it itself, so nothing stalls; frame 2 is acknowledged by the
+     * listener's kernel.
+     */
+    @ParameterizedTest
+    @EnumSource(EmulatedTopology.StreamMode.class)
+    void aRoundTheAcknowledgingListenerFailedIsAcknowledgedByTheChannel(EmulatedTopology.StreamMode mode) {
+        try (SeqlinkRuntime rt = open(mode)) {
+            PublishChannel ch = rt.openChannel(Rig.channel("in-kernel-ack-failed", 0, 1).armedRounds(false).build());
+            List<Long> deadLettered = new CopyOnWriteArrayList<>();
+            ConsumerPort port = ch.consumer(1).retryPolicy(new RetryPolicy(1, Duration.ZERO, 1.0, Duration.ZERO))
+                    .errorHandler((frame, cause) -> deadLettered.add(frame.sequence()));
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, true);
+            port.subscribeDevice(listener);
+            listener.failOnce(1, false);
+            offer(ch, 1);
+            assertThat(awaitAcked(port, 1)).as("the dead-lettered frame is acknowledged by the channel").isTrue();
+            assertThat(deadLettered).containsExactly(1L);
+            assertThat(listener.deliveries(1)).isZero();
+            offer(ch, 2);
+            assertThat(awaitAcked(port, 2)).as("the next frame by the listener's kernel").isTrue();
+            assertThat(listener.deliveries(2)).isEqualTo(1);
+            assertThat(listener.intact(2)).isTrue();
+            ch.close();
             listener.close();
         }
     }

@@ -12,10 +12,12 @@ import io.seqlink.testing.ArmedChecksumListener;
 import io.seqlink.topology.Transport;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Armed rounds of a device listener on a real GPU (issue 12): the consumer stream holds wait, consume step,
@@ -23,7 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code seqlink::device::round_frames}) and {@code seqlink_ack_ready}, all enqueued before the frame is
  * published. The kernel counts, in host memory, each frame it took and its checksum, so "once, in order,
  * intact" is checked where the work ran; a round released by a pause or close does nothing and its ack
- * leaves {@code acked} alone.
+ * leaves {@code acked} alone. Each test runs also with the listener acknowledging in its kernel
+ * ({@code test_armed_take_acking}, {@code seqlink::device::acknowledge_taken_at_end}; no ack step).
  */
 @Tag("gpu")
 class ArmedDeviceRoundsGpuTest {
@@ -32,6 +35,11 @@ class ArmedDeviceRoundsGpuTest {
 
     private static ChannelSpec.Builder spec(String name) {
         return ChannelSpec.builder(name).producer(0).consumers(0).slots(16).slotBytes(4096);
+    }
+
+    static Stream<Arguments> transportsAndAcks() {
+        return Stream.of(Transport.SAME_DEVICE, Transport.PEER_ATOMIC, Transport.PEER_COPY, Transport.HOST_STAGED)
+                .flatMap(t -> Stream.of(Arguments.of(t, false), Arguments.of(t, true)));
     }
 
     private static void offer(PublishChannel ch, long s) {
@@ -44,13 +52,13 @@ class ArmedDeviceRoundsGpuTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Transport.class, names = {"SAME_DEVICE", "PEER_ATOMIC", "PEER_COPY", "HOST_STAGED"})
-    void pingPongFramesAreTakenByArmedDeviceRounds(Transport transport) {
+    @MethodSource("transportsAndAcks")
+    void pingPongFramesAreTakenByArmedDeviceRounds(Transport transport, boolean acksInKernel) {
         int frames = 2_000;
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-device-" + transport.name().toLowerCase()).transport(transport).build());
             ConsumerPort port = ch.consumer(0);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH); // bound before any arm
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel); // bound before any arm
             port.subscribeDevice(listener);
             for (long s = 1; s <= frames; s++) {
                 port.poll(1);
@@ -73,12 +81,13 @@ class ArmedDeviceRoundsGpuTest {
         }
     }
 
-    @Test
-    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing(boolean acksInKernel) {
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-device-release").build());
             ConsumerPort port = ch.consumer(0);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, acksInKernel);
             port.subscribeDevice(listener);
             port.poll(1);
             offer(ch, 1);
@@ -101,13 +110,14 @@ class ArmedDeviceRoundsGpuTest {
     }
 
     /** A live producer against random releases (pauses and a short stall timeout): every frame once, in order, intact. */
-    @Test
-    void aLiveProducerRacingRandomReleasesLosesAndRepeatsNothing() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aLiveProducerRacingRandomReleasesLosesAndRepeatsNothing(boolean acksInKernel) throws Exception {
         int frames = 20_000;
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-device-race").slots(8).stallTimeout(Duration.ofMillis(5)).build());
             ConsumerPort port = ch.consumer(0);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel);
             port.subscribeDevice(listener);
             AtomicBoolean done = new AtomicBoolean();
             Thread producer = new Thread(() -> {

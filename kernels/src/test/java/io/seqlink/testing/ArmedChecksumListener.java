@@ -13,6 +13,7 @@ import io.seqlink.channel.DeviceFrames;
 import io.seqlink.layout.ConsumerBlock;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A device listener that takes armed rounds: one {@code test_armed_take} kernel per frame of the round
@@ -21,17 +22,25 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * the kernels alone write: launches that found their frame not taken, frames taken out of order, and per
  * frame the deliveries and the checksum (frames are {@link FramePattern}s of {@link #length} bytes with
  * seed {@link FrameChecker#seedOf}). Optionally throws once when called for a chosen frame, before or after
- * enqueuing its work (a listener failing half-way through an armed round).
+ * enqueuing its work (a listener failing half-way through an armed round). Built {@linkplain #acknowledgesInKernel
+ * acknowledging in its kernel}, the round's last frame goes to {@code test_armed_take_acking}, which ends with the
+ * round's acknowledgement ({@code seqlink::device::acknowledge_taken_at_end}), and the channel enqueues no ack step.
  */
 public final class ArmedChecksumListener implements DeviceFrameHandler {
 
     public static final KernelModule MODULE = KernelModule.builder("seqlink-test-armed",
             KernelImage.ofResource("io/seqlink/kernels/test/seqlink-test.fatbin"))
-            .emulated("test_armed_take", ArmedChecksumListener::take).build();
+            .emulated("test_armed_take", ArmedChecksumListener::take)
+            .emulated("test_armed_take_acking", call -> {
+                take(call);
+                call.acknowledgeTaken(0, 5);
+            }).build();
 
     private final MappedBuffer results;
     private final int length;
     private final KernelCall take;
+    /** The round's last frame's kernel when the listener acknowledges in its kernel; null otherwise. */
+    private final @Nullable KernelCall takeAcking;
     private final AtomicIntegerArray calls;
     private volatile long failOnce;
     private volatile boolean failAfterWork;
@@ -41,6 +50,11 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
      * on CUDA releases the stream's armed wait) for frames 1 to {@code frames}.
      */
     public ArmedChecksumListener(DeviceStream stream, int frames, int length) {
+        this(stream, frames, length, false);
+    }
+
+    /** The same listener, acknowledging each round in its last kernel when {@code acksInKernel} ({@link #acknowledgesInKernel}). */
+    public ArmedChecksumListener(DeviceStream stream, int frames, int length, boolean acksInKernel) {
         this.results = stream.device().allocateMapped(8L * (4 + 2L * (frames + 1)));
         for (long at = 0; at < results.bytes(); at += 8) {
             results.setRelease(at, 0);
@@ -49,6 +63,9 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         this.calls = new AtomicIntegerArray(frames + 2);
         this.take = stream.bindKernel(MODULE, "test_armed_take", KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64,
                 KernelParam.U64, KernelParam.POINTER).u64(3, length).pointer(4, results, 0).handOver();
+        this.takeAcking = acksInKernel ? stream.bindKernel(MODULE, "test_armed_take_acking", KernelParam.POINTER,
+                KernelParam.POINTER, KernelParam.U64, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER)
+                .u64(3, length).pointer(4, results, 0).handOver() : null;
     }
 
     /** Frame {@code sequence}'s payload, as the kernel checks it. */
@@ -74,6 +91,11 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
     }
 
     @Override
+    public boolean acknowledgesInKernel() {
+        return takeAcking != null;
+    }
+
+    @Override
     public void onFrames(DeviceFrames frames) {
         long fail = failOnce;
         boolean failing = fail != 0 && fail >= frames.first() && fail <= frames.last();
@@ -83,7 +105,8 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         }
         for (long s = frames.first(); s <= frames.last(); s++) {
             calls.incrementAndGet((int) s);
-            take.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.payloadOffset(s)).u64(2, s).launch(1, 1);
+            KernelCall k = s == frames.last() && takeAcking != null ? takeAcking.pointer(5, frames.acknowledgement(), 0) : take;
+            k.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.payloadOffset(s)).u64(2, s).launch(1, 1);
         }
         if (failing) {
             failOnce = 0;

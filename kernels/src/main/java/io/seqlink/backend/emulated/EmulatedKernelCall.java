@@ -8,6 +8,7 @@ import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishKernel;
+import io.seqlink.layout.ConsumerBlock;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -144,6 +145,9 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
         final long[] acquired = new long[kinds.length];
         /** Per CONSUME_HANDLES argument: the smallest sequence acknowledged in this launch (-1: none). */
         final long[] acknowledged = new long[kinds.length];
+        /** acknowledgeTaken's descriptor and acknowledgement arguments in this launch (-1: not called). */
+        int takenDescriptor;
+        int takenAcknowledgement;
         int blocks;
         int threads;
         volatile boolean queued;
@@ -152,6 +156,8 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
         void begin() {
             Arrays.fill(acquired, -1);
             Arrays.fill(acknowledged, -1);
+            takenDescriptor = -1;
+            takenAcknowledgement = -1;
         }
 
         /** After the twin ran: each consumer's acknowledgement, the smallest it was given, once (the header's last block). */
@@ -160,6 +166,11 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
                 if (acknowledged[i] >= 0) {
                     ((EmulatedConsumeKernel) refs[i]).acknowledge(acknowledged[i]);
                 }
+            }
+            if (takenDescriptor >= 0) { // acknowledge_taken_at_end: READY_TO in stream order, one release store
+                long readyTo = ((EmulatedMemory) refs[takenDescriptor]).getPlainWord(values[takenDescriptor] + ConsumerBlock.READY_TO);
+                ((EmulatedMemory) refs[takenAcknowledgement]).setReleaseWord(values[takenAcknowledgement] + ConsumerBlock.CONSUMED_SEQ,
+                        readyTo);
             }
         }
 
@@ -246,6 +257,17 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
                         + " is negative; pass at most what acquirePublished returned");
             }
             acknowledged[index] = acknowledged[index] < 0 ? sequence : Math.min(acknowledged[index], sequence);
+        }
+
+        @Override
+        public void acknowledgeTaken(int descriptor, int acknowledgement) {
+            ref(descriptor, KernelParam.POINTER);
+            if (!(ref(acknowledgement, KernelParam.POINTER) instanceof EmulatedMappedBuffer)) {
+                throw new IllegalArgumentException("kernel '" + kernel() + "': parameter " + acknowledgement
+                        + " is not an acknowledgement word; pass DeviceFrames.acknowledgement() at offset 0");
+            }
+            takenDescriptor = descriptor;
+            takenAcknowledgement = acknowledgement;
         }
 
         private EmulatedSteps handles(int index) {

@@ -12,42 +12,62 @@ import io.seqlink.backend.Memory;
 import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.layout.ConsumerBlock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link ChecksumListener}'s work for a device listener that takes armed rounds: one
  * {@code pattern_checksum_taken} kernel per frame, which checksums the frame only when the round's consume
  * step took it (it reads the descriptor in stream order: {@code seqlink::device::round_frames}), into word
- * {@code sequence % 1024} of a host-mapped buffer. Its kernel is bound when it is built, on the consumer's
- * stream: bind before subscribing (loading a module on CUDA releases an armed wait). Allocates nothing per
- * round.
+ * {@code sequence % 1024} of a host-mapped buffer. Built {@linkplain #acknowledgesInKernel acknowledging in its
+ * kernel}, the round's last frame goes to {@code pattern_checksum_taken_acking}, which ends with
+ * {@code seqlink::device::acknowledge_taken_at_end}, and the channel enqueues no ack step. Its kernels are bound
+ * when it is built, on the consumer's stream: bind before subscribing (loading a module on CUDA releases an armed
+ * wait). Allocates nothing per round.
  */
 public final class TakenChecksumListener implements DeviceFrameHandler {
 
     /** {@code pattern_checksum_taken(descriptor, sequence, src, length, out, scratch)} in the tools' module. */
     static final String KERNEL = "pattern_checksum_taken";
+    /** {@code pattern_checksum_taken_acking(descriptor, sequence, src, length, out, scratch, acknowledgement)}. */
+    static final String ACKING_KERNEL = "pattern_checksum_taken_acking";
     private static final int THREADS = 256;
     private static final long BYTES_PER_THREAD = 32;
 
     private final long length;
     private final MappedBuffer sums;
     private final KernelCall checksum;
+    /** The round's last frame's kernel when the listener acknowledges in its kernel; null otherwise. */
+    private final @Nullable KernelCall acking;
+    /** Two lines: the checksum's fold, then the in-kernel acknowledgement's arrival counter. */
     private final DeviceBuffer scratch;
     private final int blocks;
 
     public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums) {
+        this(consumerStream, length, sums, false);
+    }
+
+    /** The same listener, acknowledging each round in its last kernel when {@code acksInKernel} ({@link #acknowledgesInKernel}). */
+    public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums, boolean acksInKernel) {
         this.length = length;
         this.sums = sums;
-        this.scratch = consumerStream.device().allocate(Memory.ALIGNMENT);
+        this.scratch = consumerStream.device().allocate(2L * Memory.ALIGNMENT);
         this.blocks = (int) Math.max(1, Math.min(8L * consumerStream.device().multiprocessors(),
                 (length + THREADS * BYTES_PER_THREAD - 1) / (THREADS * BYTES_PER_THREAD)));
         this.checksum = consumerStream.bindKernel(BenchWork.MODULE, KERNEL, KernelParam.POINTER, KernelParam.U64,
                 KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER)
                 .u64(3, length).pointer(5, scratch, 0).handOver();
+        this.acking = acksInKernel ? consumerStream.bindKernel(BenchWork.MODULE, ACKING_KERNEL, KernelParam.POINTER, KernelParam.U64,
+                KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER, KernelParam.POINTER)
+                .u64(3, length).pointer(5, scratch, 0).handOver() : null;
     }
+
 
     /** Adds the kernel's Java twin to the tools' module under construction. */
     static KernelModule.Builder withTwin(KernelModule.Builder module) {
-        return module.emulated(KERNEL, TakenChecksumListener::twin);
+        return module.emulated(KERNEL, TakenChecksumListener::twin).emulated(ACKING_KERNEL, call -> {
+            twin(call);
+            call.acknowledgeTaken(0, 6);
+        });
     }
 
     private static void twin(KernelInvocation call) {
@@ -66,9 +86,15 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
     }
 
     @Override
+    public boolean acknowledgesInKernel() {
+        return acking != null;
+    }
+
+    @Override
     public void onFrames(DeviceFrames frames) {
         for (long s = frames.first(); s <= frames.last(); s++) {
-            checksum.pointer(0, frames.descriptor(), 0).u64(1, s).pointer(2, frames.memory(), frames.payloadOffset(s))
+            KernelCall k = s == frames.last() && acking != null ? acking.pointer(6, frames.acknowledgement(), 0) : checksum;
+            k.pointer(0, frames.descriptor(), 0).u64(1, s).pointer(2, frames.memory(), frames.payloadOffset(s))
                     .pointer(4, sums, 8 * (s % ChecksumListener.RESULT_WORDS)).launch(blocks, THREADS);
         }
     }
@@ -80,6 +106,6 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
 
     @Override
     public String toString() {
-        return "TakenChecksumListener[" + length + " B]";
+        return "TakenChecksumListener[" + length + " B" + (acking != null ? ", acknowledges in kernel]" : "]");
     }
 }

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * user's code pays. No C++ twin. Runs on the calling thread.
  *
  * <p>{@link #runDeviceArmed}: {@code cycle-channel-device-armed}, the device listener's cycle with armed rounds
- * (issue 12), next to {@code cycle-channel}; {@link #throughputDevice}: its pipelined form, armed and not.
+ * (issue 12), next to {@code cycle-channel}, and {@code cycle-channel-device-acking}, the same listener acknowledging
+ * in its kernel (no ack step); {@link #throughputDevice}: their pipelined forms, and the ordinary rounds'.
  *
  * <p>{@link #runHost}: {@code cycle-channel-host} and {@code cycle-channel-armed}, the same producer with a
  * host listener that checks each frame's checksum in pinned host memory, without and with armed rounds
@@ -63,12 +64,14 @@ final class ChannelApiCycle {
      * timed part publishes, polls until the round landed and spins until the ack. No host hop between the publish
      * and the consumer's steps.
      */
-    static void runDeviceArmed(BenchReport report, int producer, int consumer, int slots, int timedFrames, int warmup, long size) {
+    static void runDeviceArmed(BenchReport report, int producer, int consumer, int slots, int timedFrames, int warmup, long size,
+            boolean acksInKernel) {
+        String row = acksInKernel ? "cycle-channel-device-acking" : "cycle-channel-device-armed";
         try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
-            PublishChannel ch = open(rt, "cycle-device-armed", producer, consumer, slots, size, true);
+            PublishChannel ch = open(rt, row, producer, consumer, slots, size, true);
             ConsumerPort port = ch.consumer(consumer);
             MappedBuffer sums = rt.backend().device(consumer).allocateMapped(8 * 1024);
-            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums);
+            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums, acksInKernel);
             port.subscribeDevice(listener);
             int frames = BenchReport.framesFor(timedFrames, size);
             long total = (long) warmup + frames;
@@ -77,7 +80,7 @@ final class ChannelApiCycle {
                 awaitTaken(port, seq);
             });
             long[] verified = BenchReport.verifySums(sums, total, size);
-            report.latency("cycle-channel-device-armed", "java-channel-api", size, frames, timed, verified);
+            report.latency(row, "java-channel-api", size, frames, timed, verified);
             ch.close();
             listener.close();
             sums.close();
@@ -91,12 +94,13 @@ final class ChannelApiCycle {
      * arms the next frame whenever it caught up, without, every round waits for the host to see the publish.
      */
     static void throughputDevice(BenchReport report, int producer, int consumer, int slots, int timedFrames, long size,
-            boolean armed) {
+            boolean armed, boolean acksInKernel) {
+        String row = acksInKernel ? "channel-device-acking" : armed ? "channel-device-armed" : "channel-device";
         try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
-            PublishChannel ch = open(rt, armed ? "tp-device-armed" : "tp-device", producer, consumer, slots, size, armed);
+            PublishChannel ch = open(rt, "tp-" + row, producer, consumer, slots, size, armed);
             ConsumerPort port = ch.consumer(consumer);
             MappedBuffer sums = rt.backend().device(consumer).allocateMapped(8 * 1024);
-            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums);
+            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums, acksInKernel);
             port.subscribeDevice(listener);
             long total = 4L * BenchReport.framesFor(timedFrames, size);
             int batch = ch.spec().maxPublishBatch();
@@ -112,7 +116,7 @@ final class ChannelApiCycle {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             long[] verified = BenchReport.verifySums(sums, total, size);
-            report.throughput(armed ? "channel-device-armed" : "channel-device", size, total, 1, seconds, verified);
+            report.throughput(row, size, total, 1, seconds, verified);
             ch.close();
             listener.close();
             sums.close();
@@ -129,7 +133,6 @@ final class ChannelApiCycle {
         }
     }
 
-    /** {verified, corrupt} of the checksums the device listener wrote into word {@code s % 1024} of {@code sums}. */
     /** A producer thread publishing frames 1 to {@code total} ({@link #produce}); a failure lands in {@code failure}. */
     private static Thread startProducer(PublishChannel ch, long size, long total, AtomicReference<Throwable> failure) {
         Thread prod = new Thread(() -> {

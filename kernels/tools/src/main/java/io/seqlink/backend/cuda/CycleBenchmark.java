@@ -82,11 +82,13 @@ public final class CycleBenchmark {
                     ChannelApiCycle.run(report, producer, c, config.slots(), config.frames(), config.warmup(), size);
                 }
                 if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-device-armed")) {
-                    ChannelApiCycle.runDeviceArmed(report, producer, c, config.slots(), config.frames(), config.warmup(), size);
+                    ChannelApiCycle.runDeviceArmed(report, producer, c, config.slots(), config.frames(), config.warmup(), size, false);
+                    ChannelApiCycle.runDeviceArmed(report, producer, c, config.slots(), config.frames(), config.warmup(), size, true);
                 }
                 if (mode.equals("all") || mode.equals("throughput") || mode.equals("cycle-device-armed")) {
-                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, false);
-                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true);
+                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, false, false);
+                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true, false);
+                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true, true);
                 }
                 if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-armed")) {
                     ChannelApiCycle.runHost(report, producer, c, config.slots(), config.frames(), config.warmup(), size, false);

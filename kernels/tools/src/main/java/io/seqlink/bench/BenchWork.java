@@ -16,7 +16,11 @@ public final class BenchWork {
 
     /** The tools' kernels: pattern, pipeline workload, launch-path no-ops, scheme baselines and fast-path prototypes. */
     public static final KernelModule MODULE = TakenChecksumListener.withTwin(PipelineKernels.withTwins(PatternKernels.withTwins(
-            KernelModule.builder("seqlink-tools", KernelImage.ofResource("io/seqlink/tools/seqlink-tools.fatbin"))))).build();
+            KernelModule.builder("seqlink-tools", KernelImage.ofResource("io/seqlink/tools/seqlink-tools.fatbin")))))
+            .emulated(BenchWork.NOOP, call -> { }).build();
+
+    /** {@code bench_noop()}: an empty kernel (a step's launch and scheduling, nothing else). */
+    public static final String NOOP = "bench_noop";
 
     private static final Map<DeviceStream, PatternKernels> PATTERN = new ConcurrentHashMap<>();
     private static final Map<DeviceStream, PipelineKernels> PIPELINE = new ConcurrentHashMap<>();

@@ -219,10 +219,11 @@ final class MarkdownReport {
                 .append(". Share = 1 - compute-only time / variant time; the fastest of ").append(PipelineBench.REPEATS)
                 .append(" interleaved runs each. The article measured 18% with locks and 2.1% lock-free on its 8-GPU pipeline; the "
                         + "share falls as the compute per frame grows, so the sync µs per frame is the portable figure.\n\n");
-        MarkdownTable t = new MarkdownTable("variant", ">frames", ">seconds", ">µs/frame", ">sync share", ">sync µs/frame", ">corrupt");
+        MarkdownTable t = new MarkdownTable("variant", ">frames", ">seconds", ">µs/frame", ">sync share", ">sync µs/frame", ">corrupt",
+                ">consume rounds");
         for (Results.PipelineRow p : rows) {
             t.row(p.variant(), p.frames(), Units.fig(p.seconds()), Units.fig(p.microsPerFrame()), Units.percent(p.syncShare()),
-                    Units.fig(p.syncMicrosPerFrame()), p.corrupt());
+                    Units.fig(p.syncMicrosPerFrame()), p.corrupt(), p.consumeRounds() > 0 ? String.valueOf(p.consumeRounds()) : "–");
         }
         sb.append(t).append('\n');
     }

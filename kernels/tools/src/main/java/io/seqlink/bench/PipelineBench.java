@@ -4,6 +4,7 @@ import io.seqlink.backend.Backend;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
+import io.seqlink.backend.KernelCall;
 import io.seqlink.backend.PatternKernels;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
@@ -28,7 +29,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       streams with no synchronisation at all (the frames race; only the time counts): the floor;</li>
  *   <li>{@code channel}: the same work handed over by a seqlink channel (lossless);</li>
  *   <li>{@code blocking}: handed over by synchronising the producer's stream before each consume,
- *       the lock-step way a pipeline without a channel is often written.</li>
+ *       the lock-step way a pipeline without a channel is often written;</li>
+ *   <li>{@code compute+steps}: compute-only with an empty kernel where each channel step runs: what the steps
+ *       cost on the device alone, so the rest of the channel's sync time is the host's part.</li>
  * </ul>
  * The share of a variant's time spent synchronising is {@code 1 - compute / variant}. Each variant
  * runs {@link #REPEATS} times, interleaved, and the fastest counts (drift hits all alike).
@@ -57,28 +60,39 @@ final class PipelineBench {
         try (Rig rig = new Rig()) {
             long expected = rig.expectedChecksum();
             rig.channelRun(Math.max(10, frames / 10)); // warm-up: JIT, module loads
-            double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+            double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+            long roundsOfBest = 0;
             for (int r = 0; r < REPEATS; r++) {
-                best[0] = Math.min(best[0], rig.computeOnlyRun(frames));
+                best[0] = Math.min(best[0], rig.computeOnlyRun(frames, false));
+                best[3] = Math.min(best[3], rig.computeOnlyRun(frames, true));
                 best[2] = Math.min(best[2], rig.blockingRun(frames));
-                best[1] = Math.min(best[1], rig.channelRun(frames)); // last, so its results are the ones checked
+                long rounds0 = rig.port.snapshot().rounds();
+                double channel = rig.channelRun(frames); // last, so its results are the ones checked
+                if (channel < best[1]) {
+                    best[1] = channel;
+                    roundsOfBest = rig.port.snapshot().rounds() - rounds0;
+                }
             }
             long corrupt = rig.corruptResults(expected);
             String what = frames + " frames of " + pixels + " px (" + Units.bytes(frameBytes) + " of 32-bit words), integer matvec "
                     + rows + "x" + pixels + ", read mode " + readMode.name().toLowerCase(java.util.Locale.ROOT);
             List<Results.PipelineRow> rows = new ArrayList<>();
-            rows.add(row("compute-only", "kernels only, no hand-off (floor); " + what, frames, best[0], best[0], 0));
-            rows.add(row("channel", "seqlink channel hand-off, producer and consumer threads", frames, best[1], best[0], corrupt));
-            rows.add(row("blocking", "stream synchronize before each consume, one thread", frames, best[2], best[0], 0));
+            rows.add(row("compute-only", "kernels only, no hand-off (floor); " + what, frames, best[0], best[0], 0, 0));
+            rows.add(row("channel", "seqlink channel hand-off, producer and consumer threads", frames, best[1], best[0], corrupt,
+                    roundsOfBest));
+            rows.add(row("blocking", "stream synchronize before each consume, one thread", frames, best[2], best[0], 0, 0));
+            rows.add(row("compute+steps", "compute-only with an empty one-thread kernel where each channel step runs (publish; "
+                    + "consume, ack): the steps' device-side cost without the host", frames, best[3], best[0], 0, 0));
             return rows;
         }
     }
 
+    /** A variant's row; {@code rounds}: the consume rounds the channel's frames took (0 for the variants without a channel). */
     private static Results.PipelineRow row(String variant, String description, int frames, double nanos, double floorNanos,
-            long corrupt) {
+            long corrupt, long rounds) {
         double share = variant.equals("compute-only") ? 0 : Math.max(0, 1 - floorNanos / nanos);
         return new Results.PipelineRow(variant, description, frames, nanos / 1e9, nanos / 1e3 / frames, share,
-                (nanos - floorNanos) / 1e3 / frames, corrupt);
+                (nanos - floorNanos) / 1e3 / frames, corrupt, rounds);
     }
 
     /** Weight {@code i}: a deterministic 32-bit word. */
@@ -127,6 +141,9 @@ final class PipelineBench {
         /** The consumer stream's kernels outside a channel, bound before any timed run. */
         final PipelineKernels consumerWork;
         final PatternKernels consumerPattern;
+        /** Empty one-thread kernels standing in for the channel's steps ({@code compute+steps}). */
+        final KernelCall producerStep;
+        final KernelCall consumerStep;
         final PublishChannel channel;
         final ConsumerPort port;
         long channelSent;
@@ -145,6 +162,8 @@ final class PipelineBench {
             cs = own(backend.device(c).newStream("bench-pipeline-consumer"));
             consumerWork = BenchWork.pipeline(cs);
             consumerPattern = BenchWork.on(cs);
+            producerStep = ps.bindKernel(BenchWork.MODULE, BenchWork.NOOP);
+            consumerStep = cs.bindKernel(BenchWork.MODULE, BenchWork.NOOP);
             BenchWork.on(ps).fill(source, 0, pixels, PIXEL_SEED);
             uploadWeights();
             ps.synchronize();
@@ -199,18 +218,31 @@ final class PipelineBench {
             return bad;
         }
 
-        double computeOnlyRun(int frames) {
+        /**
+         * The producer's and the consumer's kernels flat out on their streams; with {@code steps}, an empty kernel where
+         * each of the channel's steps would run (after each expand; before and after each frame's consumer work).
+         */
+        double computeOnlyRun(int frames, boolean steps) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             PipelineKernels pw = BenchWork.pipeline(ps);
             Thread producer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (int i = 0; i < frames; i++) {
                     pw.expand(source, 0, plainRing, (i % slots) * frameBytes, pixels);
+                    if (steps) {
+                        producerStep.launch(1, 1);
+                    }
                 }
                 ps.synchronize();
             }), "bench-pipeline-compute-producer");
             Thread consumer = new Thread(() -> ChannelThroughputBench.guard(failure, () -> {
                 for (int i = 0; i < frames; i++) {
+                    if (steps) {
+                        consumerStep.launch(1, 1);
+                    }
                     consumeOne(i);
+                    if (steps) {
+                        consumerStep.launch(1, 1);
+                    }
                 }
                 cs.synchronize();
             }), "bench-pipeline-compute-consumer");

@@ -91,7 +91,8 @@ final class Results {
      */
     record PipelineRow(String variant, String description, int frames, double seconds,
             @JsonProperty("us_per_frame") double microsPerFrame, double syncShare,
-            @JsonProperty("sync_us_per_frame") double syncMicrosPerFrame, long corrupt) {
+            @JsonProperty("sync_us_per_frame") double syncMicrosPerFrame, long corrupt,
+            @JsonProperty("consume_rounds") long consumeRounds) {
     }
 
     /** A large device copy. */

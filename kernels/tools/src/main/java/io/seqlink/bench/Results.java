@@ -91,7 +91,9 @@ final class Results {
      */
     record PipelineRow(String variant, String description, int frames, double seconds,
             @JsonProperty("us_per_frame") double microsPerFrame, double syncShare,
-            @JsonProperty("sync_us_per_frame") double syncMicrosPerFrame, long corrupt,
+            @JsonProperty("sync_us_per_frame") double syncMicrosPerFrame,
+            @JsonProperty("sync_share_paced") double pacedSyncShare,
+            @JsonProperty("sync_us_per_frame_paced") double pacedSyncMicrosPerFrame, long corrupt,
             @JsonProperty("consume_rounds") long consumeRounds) {
     }
 

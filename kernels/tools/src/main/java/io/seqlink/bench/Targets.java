@@ -78,6 +78,9 @@ final class Targets {
         out.add(channel.map(p -> atMostShare("synchronisation share of pipeline time (channel)", p.syncShare(),
                 String.format(Locale.ROOT, "%.1f us of %.1f us per frame", p.syncMicrosPerFrame(), p.microsPerFrame())))
                 .orElse(missing("synchronisation share of pipeline time", "run scenario pipeline")));
+        out.add(channel.map(p -> atMostShare("synchronisation share over the paced floor (channel)", p.pacedSyncShare(),
+                String.format(Locale.ROOT, "%.1f us of %.1f us per frame", p.pacedSyncMicrosPerFrame(), p.microsPerFrame())))
+                .orElse(missing("synchronisation share over the paced floor", "run scenario pipeline")));
         return out;
     }
 

@@ -82,8 +82,8 @@ class BenchMainEmulatedTest {
         assertThat(doc.path("throughput").valueStream().map(t -> t.path("mode").asString())).contains("throughput", "batched");
         assertThat(doc.path("fanout").size()).isEqualTo(2);
         assertThat(doc.path("pipeline").valueStream().map(p -> p.path("variant").asString()))
-                .containsExactly("compute-only", "channel", "blocking", "compute+steps");
-        assertThat(doc.path("pipeline").get(1).path("consume_rounds").asLong()).as("the channel row counts its rounds").isPositive();
+                .containsExactly("compute-only", "compute-paced", "channel", "blocking", "compute+steps");
+        assertThat(doc.path("pipeline").get(2).path("consume_rounds").asLong()).as("the channel row counts its rounds").isPositive();
         assertThat(doc.path("copy").isEmpty()).isFalse();
         JsonNode env = doc.path("environment");
         assertThat(env.path("backend").asString()).isEqualTo("emulated");

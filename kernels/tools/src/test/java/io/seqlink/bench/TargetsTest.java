@@ -20,7 +20,7 @@ class TargetsTest {
         r.throughputs.add(new Results.ThroughputRow(Results.JAVA, "throughput", 16384, 100, 1, 30, 10, 0, 0, 1));
         r.throughputs.add(new Results.ThroughputRow(Results.JAVA, "throughput", 1 << 20, 100, 1, 50, 10, 0, 0, 1));
         r.copies.add(new Results.CopyRow("producer-to-consumer", 0, 1, 1 << 28, 8, 100));
-        r.pipeline.add(new Results.PipelineRow("channel", "", 10, 1, 100, 0.02, 2, 0, 10));
+        r.pipeline.add(new Results.PipelineRow("channel", "", 10, 1, 100, 0.02, 2, 0.01, 1, 0, 10));
 
         List<Targets.Verdict> v = Targets.judge(r);
 
@@ -34,9 +34,11 @@ class TargetsTest {
         assertThat(v).filteredOn(x -> x.target().startsWith("Java / C++ cycle p50")).singleElement()
                 .satisfies(x -> assertThat(x.status()).isEqualTo("MISS"))
                 .satisfies(x -> assertThat(x.measured()).startsWith("1.50x"));
-        assertThat(v).filteredOn(x -> x.target().startsWith("synchronisation")).singleElement()
+        assertThat(v).filteredOn(x -> x.target().startsWith("synchronisation share of")).singleElement()
                 .satisfies(x -> assertThat(x.status()).isEqualTo("MISS"))
                 .satisfies(x -> assertThat(x.margin()).startsWith("over by 1.0 points"));
+        assertThat(v).filteredOn(x -> x.target().startsWith("synchronisation share over the paced")).singleElement()
+                .satisfies(x -> assertThat(x.status()).isEqualTo("PASS"));
     }
 
     @Test

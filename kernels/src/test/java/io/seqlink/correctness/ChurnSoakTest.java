@@ -6,6 +6,7 @@ import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.KernelCall;
 import io.seqlink.backend.KernelImage;
+import io.seqlink.backend.KernelInvocation;
 import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.emulated.EmulatedTopology;
@@ -43,7 +44,9 @@ import org.junit.jupiter.api.Test;
  * resumed at random; listeners fail at random and are retried; meanwhile other channels are opened,
  * used and closed on the same devices. Every frame carries its id and a checksummed pattern; every
  * consumer must get every frame exactly once, intact: 0 lost, 0 duplicated, 0 corrupt. A third consumer has a device
- * listener that takes armed rounds (its kernels count what the descriptor says was taken).
+ * listener that takes armed rounds (its kernels count what the descriptor says was taken); a fourth has the same
+ * listener acknowledging in its kernel (no ack step: a wrong acknowledgement would let the producers overwrite
+ * frames it has not read, which its checksums would see).
  *
  * <p>10^6 frames by default (about 20 s on two busy cores); {@code -Dseqlink-build.soak.frames=N} runs more.
  */
@@ -126,26 +129,40 @@ class ChurnSoakTest {
     static final class ArmedDeviceListener implements DeviceFrameHandler {
         private final KernelModule module;
         private final Verifier verifier;
+        private final boolean acksInKernel;
         private KernelCall take;
+        private KernelCall takeAcking;
 
-        ArmedDeviceListener(Verifier verifier) {
+        ArmedDeviceListener(Verifier verifier, boolean acksInKernel) {
             this.verifier = verifier;
-            this.module = KernelModule.builder("soak", KernelImage.ofResource("no/such/image.fatbin")).emulated("take", call -> {
-                ByteBuffer descriptor = call.memory(0);
-                long s = call.u64(2);
-                if (s < descriptor.getLong(call.offset(0) + ConsumerBlock.VALID_FROM)
-                        || s > descriptor.getLong(call.offset(0) + ConsumerBlock.READY_TO)) {
-                    return; // not taken by this round's consume step (an armed round released or woken early)
-                }
-                ByteBuffer ring = call.memory(1);
-                int header = call.offset(1);
-                verifier.takePayload(ring, header + SlotHeader.BYTES, (int) ring.getLong(header + SlotHeader.LENGTH));
-            }).build();
+            this.acksInKernel = acksInKernel;
+            this.module = KernelModule.builder("soak", KernelImage.ofResource("no/such/image.fatbin")).emulated("take", this::take)
+                    .emulated("take_acking", call -> {
+                        take(call);
+                        call.acknowledgeTaken(0, 3);
+                    }).build();
+        }
+
+        private void take(KernelInvocation call) {
+            ByteBuffer descriptor = call.memory(0);
+            long s = call.u64(2);
+            if (s < descriptor.getLong(call.offset(0) + ConsumerBlock.VALID_FROM)
+                    || s > descriptor.getLong(call.offset(0) + ConsumerBlock.READY_TO)) {
+                return; // not taken by this round's consume step (an armed round released or woken early)
+            }
+            ByteBuffer ring = call.memory(1);
+            int header = call.offset(1);
+            verifier.takePayload(ring, header + SlotHeader.BYTES, (int) ring.getLong(header + SlotHeader.LENGTH));
         }
 
         @Override
         public boolean acceptsArmedRounds() {
             return true;
+        }
+
+        @Override
+        public boolean acknowledgesInKernel() {
+            return acksInKernel;
         }
 
         @Override
@@ -156,9 +173,12 @@ class ChurnSoakTest {
             }
             if (take == null) {
                 take = frames.stream().bindKernel(module, "take", KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64);
+                takeAcking = frames.stream().bindKernel(module, "take_acking", KernelParam.POINTER, KernelParam.POINTER,
+                        KernelParam.U64, KernelParam.POINTER);
             }
             for (long s = frames.first(); s <= frames.last(); s++) {
-                take.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.headerOffset(s)).u64(2, s).launch(1, 1);
+                KernelCall k = acksInKernel && s == frames.last() ? takeAcking.pointer(3, frames.acknowledgement(), 0) : take;
+                k.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.headerOffset(s)).u64(2, s).launch(1, 1);
             }
         }
     }
@@ -169,17 +189,19 @@ class ChurnSoakTest {
 
     @Test
     void producersListenersPausesFailuresAndChannelChurnTogetherLoseNothing() throws Exception {
-        EmulatedTopology topology = EmulatedTopology.builder(4).streamMode(EmulatedTopology.StreamMode.THREADED).build();
+        EmulatedTopology topology = EmulatedTopology.builder(5).streamMode(EmulatedTopology.StreamMode.THREADED).build();
         RetryPolicy quickRetry = new RetryPolicy(5, Duration.ZERO, 1.0, Duration.ofMillis(1));
         try (SeqlinkRuntime rt = Rig.runtime(topology).drainTimeout(Duration.ofSeconds(30)).open()) {
-            PublishChannel ch = rt.openChannel(Rig.channel("soak", 0, 1, 2, 3).slots(256).slotBytes(MAX_LENGTH).maxPublishBatch(16)
+            PublishChannel ch = rt.openChannel(Rig.channel("soak", 0, 1, 2, 3, 4).slots(256).slotBytes(MAX_LENGTH).maxPublishBatch(16)
                     .build());
             Verifier replaced = new Verifier();
             Verifier paused = new Verifier();
             Verifier device = new Verifier();
+            Verifier acking = new Verifier();
             ConsumerPort flipping = ch.consumer(1).retryPolicy(quickRetry).subscribe(frame -> replaced.take(frame, true));
             ConsumerPort pausing = ch.consumer(2).retryPolicy(quickRetry).subscribe(frame -> paused.take(frame, true));
-            ConsumerPort armedDevice = ch.consumer(3).retryPolicy(quickRetry).subscribeDevice(new ArmedDeviceListener(device));
+            ConsumerPort armedDevice = ch.consumer(3).retryPolicy(quickRetry).subscribeDevice(new ArmedDeviceListener(device, false));
+            ConsumerPort ackingDevice = ch.consumer(4).retryPolicy(quickRetry).subscribeDevice(new ArmedDeviceListener(acking, true));
             rt.start();
 
             AtomicBoolean producing = new AtomicBoolean(true);
@@ -226,18 +248,21 @@ class ChurnSoakTest {
             }
             assertThat(error.get()).as("a soak thread failed").isNull();
             assertThat(Rig.await(Duration.ofSeconds(60), () -> flipping.acknowledged() >= FRAMES && pausing.acknowledged() >= FRAMES
-                    && armedDevice.acknowledged() >= FRAMES))
-                    .as("the consumers drained: acknowledged %d, %d and %d of %d", flipping.acknowledged(), pausing.acknowledged(),
-                            armedDevice.acknowledged(), FRAMES)
+                    && armedDevice.acknowledged() >= FRAMES && ackingDevice.acknowledged() >= FRAMES))
+                    .as("the consumers drained: acknowledged %d, %d, %d and %d of %d", flipping.acknowledged(), pausing.acknowledged(),
+                            armedDevice.acknowledged(), ackingDevice.acknowledged(), FRAMES)
                     .isTrue();
-            System.out.printf("churn soak: %d frames x 3 consumers; listener failures injected %d + %d + %d; pauses %d; channels "
-                    + "opened and closed %d; consumer 1 %s; consumer 2 %s; consumer 3 %s (%s)%n", FRAMES, replaced.failuresInjected.get(),
-                    paused.failuresInjected.get(), device.failuresInjected.get(), pauses.get(), churned.get(), replaced.report(),
-                    paused.report(), device.report(), armedDevice.snapshot());
+            System.out.printf("churn soak: %d frames x 4 consumers; listener failures injected %d + %d + %d + %d; pauses %d; channels "
+                    + "opened and closed %d; consumer 1 %s; consumer 2 %s; consumer 3 %s (%s); consumer 4 %s (%s)%n", FRAMES,
+                    replaced.failuresInjected.get(), paused.failuresInjected.get(), device.failuresInjected.get(),
+                    acking.failuresInjected.get(), pauses.get(), churned.get(), replaced.report(), paused.report(), device.report(),
+                    armedDevice.snapshot(), acking.report(), ackingDevice.snapshot());
 
             assertThat(replaced.report()).as("consumer 1 (listener replaced at random)").isEqualTo("lost 0, duplicated 0, corrupt 0");
             assertThat(paused.report()).as("consumer 2 (paused at random)").isEqualTo("lost 0, duplicated 0, corrupt 0");
             assertThat(device.report()).as("consumer 3 (device listener, armed rounds)").isEqualTo("lost 0, duplicated 0, corrupt 0");
+            assertThat(acking.report()).as("consumer 4 (device listener acknowledging in its kernel)")
+                    .isEqualTo("lost 0, duplicated 0, corrupt 0");
             assertThat(replaced.failuresInjected.get() + paused.failuresInjected.get()).as("failures were injected").isPositive();
             assertThat(pauses.get()).as("pauses").isPositive();
             assertThat(churned.get()).as("channels opened and closed meanwhile").isPositive();

@@ -49,6 +49,8 @@ struct DriverApi {
     CUresult (*writeValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
     CUresult (*waitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
     CUresult (*getErrorName)(CUresult, const char**) = nullptr;
+    CUresult (*deviceGet)(CUdevice*, int) = nullptr;
+    CUresult (*deviceGetAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
 };
 inline DriverApi drv;
 
@@ -74,6 +76,16 @@ inline void entry_point(const char* symbol, F* fn) {
     } while (0)
 
 #define LAUNCHED() RT(cudaGetLastError())
+
+// Whether device d runs 64-bit stream memory operations: what the runtime asks before it acknowledges an
+// ordinary round with cuStreamWriteValue64 (without them it launches the ack kernel instead).
+inline bool stream_memops64(int d) {
+    CUdevice dev{};
+    DRV(drv.deviceGet(&dev, d));
+    int can = 0;
+    DRV(drv.deviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev));
+    return can != 0;
+}
 
 // ---- JSON output --------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 // bench_rig.cuh: one channel laid out as the Java SPI lays it out (control block, ring, host mirror,
 // staging lengths, doorbells on the producer side; consumer block, host mirror, local ring on the consumer
-// side), with every step the modes compose: the channel's own steps (publish, consume, ack), the pattern
-// kernels a producer and a device listener run, the fused prototypes of fastpath_kernels.cu, and the
-// stream waits that pre-arm a consumer round on the device word, the host mirror, or a doorbell.
+// side), with every step the modes compose: the channel's own steps (publish, consume, the ack as a stream
+// memory operation or a kernel), the pattern kernels a producer and a device listener run, the fused
+// prototypes of fastpath_kernels.cu, and the stream waits that pre-arm a consumer round on the device word,
+// the host mirror, or a doorbell.
 #pragma once
 
 #include "bench_host.cuh"
@@ -38,6 +39,18 @@ inline uint64_t addr(const void* p) {
     return reinterpret_cast<uint64_t>(p);
 }
 
+// How consume_steps acknowledges a round of the plain checksum listener.
+enum class AckStep {
+    // An ordinary round's, its sequence known on the host (the runtime's since issue 12):
+    // cuStreamWriteValue64 of consumed_seq, whose default memory barrier orders the listener's kernels
+    // before it in the stream; the seqlink_ack kernel where the consumer device has no 64-bit stream
+    // memory operations, as the runtime falls back.
+    write_value,
+    // The seqlink_ack kernel (one thread, one release store): the armed rows' ack as the bench has run them,
+    // and channel-ack-kernel's, the A/B of the memop.
+    kernel,
+};
+
 struct Rig {
     int p, c, sms;
     uint64_t slots, slot_bytes, stride, doorbell_count;
@@ -61,6 +74,7 @@ struct Rig {
     volatile uint64_t* results = nullptr;  // host: fastpath::RESULT_WORDS
     uint64_t results_dev = 0;
     cudaStream_t ps{}, cs{};
+    bool memops64 = false;  // the consumer device runs 64-bit stream memory operations (AckStep::write_value)
     PublishArgs pa{};       // the channel's publish step: lengths from the staging ring
     PublishArgs pa_kernel{};  // the same channel as a producer kernel's handle: lengths written in the kernel
     ConsumeArgs ca{};
@@ -90,6 +104,7 @@ struct Rig {
         folds = device_alloc<unsigned long long>(8 * fastpath::MAX_ROUND);
         results = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * fastpath::RESULT_WORDS, &results_dev));
         RT(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+        memops64 = stream_memops64(c);
         if (p != c) {
             cudaError_t e = cudaDeviceEnablePeerAccess(p, 0);  // the consumer reads the producer's memory
             if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled) die("peer access %d -> %d: %s", c, p, cudaGetErrorName(e));
@@ -207,15 +222,30 @@ struct Rig {
                 cudaMemcpyDefault, stream));
     }
 
-    // The channel's consumer side today: consume (copy), a checksum per frame (a device listener), ack.
-    void consume_steps(uint64_t from, uint64_t to, uint64_t length, uint64_t round) {
+    // The channel's consume step: frames from..to into the local ring, the descriptor into the device block.
+    void consume(uint64_t from, uint64_t to, uint64_t round) {
         seqlink_consume<<<consume_grid((to - from + 1) * stride), 256, 0, cs>>>(ca, from, to, round);
         LAUNCHED();
-        for (uint64_t s = from; s <= to; s++) {
-            checksum_local(s, length);
+    }
+
+    // The ack of every frame up to `to`, after the work before it on the consumer stream.
+    void ack(uint64_t to, AckStep step) {
+        if (step == AckStep::write_value && memops64) {
+            DRV(drv.writeValue64(reinterpret_cast<CUstream>(cs), static_cast<CUdeviceptr>(cmirror_dev + layout::CONSUMER_CONSUMED_SEQ),
+                    to, CU_STREAM_WRITE_VALUE_DEFAULT));
+            return;
         }
         seqlink_ack<<<1, 1, 0, cs>>>(cmirror_dev, to);
         LAUNCHED();
+    }
+
+    // The channel's consumer side with a plain device listener: consume (copy), a checksum per frame, ack.
+    void consume_steps(uint64_t from, uint64_t to, uint64_t length, uint64_t round, AckStep ack_step) {
+        consume(from, to, round);
+        for (uint64_t s = from; s <= to; s++) {
+            checksum_local(s, length);
+        }
+        ack(to, ack_step);
     }
 
     // One consumer kernel: acquire, copy with checksum, ack.

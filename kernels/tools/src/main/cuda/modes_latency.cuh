@@ -7,10 +7,14 @@
 //   naive-2s         fill + copy on the producer stream, event record, stream wait, checksum on the consumer
 //                    stream, synchronise (what GPU 0 -> GPU 1 needs)
 //   channel          the channel today: fill, commit (pinned length), publish step; the host sees the mirror;
-//                    consume step, checksum kernel (a device listener), ack step; the host sees the ack
-//   wait-value       the same, the consumer's steps enqueued ahead behind a stream wait on the host mirror
-//   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round
-//   steps-graph      the same armed round captured as one CUDA graph (made and launched ahead)
+//                    consume step, checksum kernel (a device listener), the ack as cuStreamWriteValue64 (an
+//                    ordinary round; the seqlink_ack kernel without 64-bit stream memory operations); the host
+//                    sees the ack
+//   channel-ack-kernel  the same with the seqlink_ack kernel (the ack before issue 12: the memop's A/B)
+//   wait-value       channel, the consumer's steps enqueued ahead behind a stream wait on the host mirror
+//   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round; its ack stays
+//                    the seqlink_ack kernel of the frame's sequence
+//   steps-graph      steps-armed's round captured as one CUDA graph (made and launched ahead)
 //   steps-fused      the channel's producer steps; the consumer armed on the doorbell runs ONE kernel
 //                    (acquire, copy + checksum, ack): the ack fused into the consume step
 //   floor            the C++ floor: one producer kernel publishing at its end; a consumer kernel armed behind
@@ -141,22 +145,25 @@ inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
 inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
     auto to_producer = [&] { if (p != c) RT(cudaSetDevice(p)); };
     auto to_consumer = [&] { if (p != c) RT(cudaSetDevice(c)); };
-    {
+    // ordinary rounds: the host sees the publish, then enqueues the consumer's steps
+    const std::pair<const char*, AckStep> host_hop_rows[] = {{"channel", AckStep::write_value}, {"channel-ack-kernel", AckStep::kernel}};
+    for (const auto& row : host_hop_rows) {
         Rig r(p, c, o.slots, size);
-        latency_row(o, "channel", size, r, [](uint64_t) {}, [&](uint64_t s) {
+        latency_row(o, row.first, size, r, [](uint64_t) {}, [&](uint64_t s) {
             to_producer();
             r.produce_steps(s, size);
             await_at_least(r.mirror + layout::CONTROL_PUBLISH_SEQ / 8, s, "publish mirror");
             to_consumer();
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, row.second);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
     }
     {
+        // still an ordinary round: the host passes the sequence the wait is on
         Rig r(p, c, o.slots, size);
         latency_row(o, "wait-value", size, r, [&](uint64_t s) {
             to_consumer();
             r.arm_mirror(s);
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, AckStep::write_value);
         }, [&](uint64_t s) {
             to_producer();
             r.produce_steps(s, size);
@@ -167,7 +174,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
         latency_row(o, "steps-armed", size, r, [&](uint64_t s) {
             to_consumer();
             r.arm_doorbell(s);
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, AckStep::kernel);  // an armed round's ack: a kernel
         }, [&](uint64_t s) {
             to_producer();
             r.produce_steps(s, size);
@@ -187,7 +194,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
             CUresult w = drv.waitValue64(reinterpret_cast<CUstream>(r.cs),
                     static_cast<CUdeviceptr>(r.doorbells_dev + 8 * (s % r.doorbell_count)), s, CU_STREAM_WAIT_VALUE_GEQ);
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, AckStep::kernel);  // an armed round's ack: a kernel, as steps-armed's
             cudaError_t e = cudaStreamEndCapture(r.cs, &graph);
             if (w != CUDA_SUCCESS || e != cudaSuccess) {
                 const char* n = nullptr;
@@ -205,7 +212,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             r.produce_steps(s, size);
             if (!unsupported.empty()) {
                 to_consumer();
-                r.consume_steps(s, s, size, s);  // keeps the row running; reported as unsupported below
+                r.consume_steps(s, s, size, s, AckStep::kernel);  // keeps the row running; reported as unsupported below
             }
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
             return unsupported.empty() ? Json::object() : member("unsupported", unsupported);

@@ -28,14 +28,15 @@ inline void sanitize_channel(int p, int c) {
             r.produce_steps(s, size);
             await_at_least(r.mirror, s, "publish mirror");
             RT(cudaSetDevice(c));
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, AckStep::write_value);  // ordinary rounds, as the runtime acks them
             await_at_least(r.cmirror, s, "ack mirror");
             RT(cudaStreamSynchronize(r.cs));
             bad += r.result(s) != expected_checksum(s, size);
         }
         check("channel-steps", bad == 0, fmt("%llu B x 12 frames, %llu corrupt", (unsigned long long)size, (unsigned long long)bad));
     }
-    // a batch consume of several frames, then latest delivery lapped by the producer (max_batch 3, slots 4)
+    // a batch consume of several frames, then latest delivery lapped by the producer (max_batch 3, slots 4);
+    // acked by the seqlink_ack kernel (the runtime's fallback, and the armed rows' ack), so it is checked too
     {
         Rig r(p, c, 4, 1000);
         r.ca.lapping = 1;
@@ -43,7 +44,7 @@ inline void sanitize_channel(int p, int c) {
         for (uint64_t s = 1; s <= 3; s++) r.produce_steps(s, 1000);
         RT(cudaStreamSynchronize(r.ps));
         RT(cudaSetDevice(c));
-        r.consume_steps(1, 3, 1000, 1);
+        r.consume_steps(1, 3, 1000, 1, AckStep::kernel);
         RT(cudaStreamSynchronize(r.cs));
         // writer_busy = 3 + 3 = 6: slots of frames 2 and 3 - 4... only frame 3 is certainly intact (6 - 4 + 1)
         uint64_t reads = r.cmirror[layout::CONSUMER_READS / 8], valid_from = r.cmirror[layout::CONSUMER_VALID_FROM / 8];
@@ -53,7 +54,7 @@ inline void sanitize_channel(int p, int c) {
         for (uint64_t s = 4; s <= 6; s++) r.produce_steps(s, 1000);
         RT(cudaStreamSynchronize(r.ps));
         RT(cudaSetDevice(c));
-        r.consume_steps(4, 6, 1000, 2);
+        r.consume_steps(4, 6, 1000, 2, AckStep::kernel);
         RT(cudaStreamSynchronize(r.cs));
         uint64_t laps = r.cmirror[layout::CONSUMER_LAPS / 8];
         valid_from = r.cmirror[layout::CONSUMER_VALID_FROM / 8];

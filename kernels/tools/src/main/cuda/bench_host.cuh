@@ -182,16 +182,23 @@ inline uint64_t load_acquire(const volatile uint64_t* p) {
     return __atomic_load_n(const_cast<const uint64_t*>(p), __ATOMIC_ACQUIRE);
 }
 
-// Spins until *p >= target; dies after 10 s (a bug, never a legitimate wait).
-inline void await_at_least(const volatile uint64_t* p, uint64_t target, const char* what) {
+// Spins until done() holds; dies after 10 s naming what() (a bug, never a legitimate wait).
+template <typename Done, typename What>
+inline void await_until(Done done, What what) {
     auto start = Clock::now();
     uint32_t n = 0;
-    while (load_acquire(p) < target) {
+    while (!done()) {
         if ((++n & 0xFFFF) == 0 && Clock::now() - start > std::chrono::seconds(10)) {
-            die("waited 10 s for %s to reach %llu (it is %llu)", what, (unsigned long long)target,
-                    (unsigned long long)load_acquire(p));
+            die("waited 10 s for %s", what().c_str());
         }
     }
+}
+
+// Spins until *p >= target (await_until's deadline).
+inline void await_at_least(const volatile uint64_t* p, uint64_t target, const char* what) {
+    await_until([&] { return load_acquire(p) >= target; }, [&] {
+        return fmt("%s to reach %llu (it is %llu)", what, (unsigned long long)target, (unsigned long long)load_acquire(p));
+    });
 }
 
 inline double micros(Clock::duration d) {

@@ -1,9 +1,10 @@
 // bench_rig.cuh: one channel laid out as the Java SPI lays it out (control block, ring, host mirror,
 // staging lengths, doorbells on the producer side; consumer block, host mirror, local ring on the consumer
 // side), with every step the modes compose: the channel's own steps (publish, consume, the ack as a stream
-// memory operation or a kernel), the pattern kernels a producer and a device listener run, the fused
-// prototypes of fastpath_kernels.cu, and the stream waits that pre-arm a consumer round on the device word,
-// the host mirror, or a doorbell.
+// memory operation or a kernel), the pattern kernels a producer and a device listener run (also the listener
+// that takes armed rounds, with or without acknowledging in its kernel), the fused prototypes of
+// fastpath_kernels.cu, and the stream waits that pre-arm a consumer round on the device word, the host
+// mirror, or a doorbell.
 #pragma once
 
 #include "bench_host.cuh"
@@ -69,7 +70,7 @@ struct Rig {
     uint8_t* local = nullptr;      // consumer device
     Scratch* consume_scratch = nullptr;
     Scratch* fp_scratch = nullptr;
-    Scratch* checksum_scratch = nullptr;
+    Scratch* checksum_scratch = nullptr;  // two lines: the checksum's fold, then the in-kernel ack's arrivals
     unsigned long long* folds = nullptr;
     volatile uint64_t* results = nullptr;  // host: fastpath::RESULT_WORDS
     uint64_t results_dev = 0;
@@ -100,7 +101,7 @@ struct Rig {
         RT(cudaMemset(&consume_scratch->min_sequence, 0xFF, 8));  // as the Java binding does
         fp_scratch = device_alloc<Scratch>(sizeof(Scratch));
         RT(cudaMemset(&fp_scratch->min_sequence, 0xFF, 8));
-        checksum_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        checksum_scratch = device_alloc<Scratch>(2 * sizeof(Scratch));  // zeroed, as the kernels leave them
         folds = device_alloc<unsigned long long>(8 * fastpath::MAX_ROUND);
         results = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * fastpath::RESULT_WORDS, &results_dev));
         RT(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
@@ -209,10 +210,12 @@ struct Rig {
 
     // ---- consumer side (current device: c) ----
 
+    uint64_t local_payload(uint64_t s) const { return addr(local) + offset(s) + layout::SLOT_HEADER_BYTES; }
+    uint64_t result_word(uint64_t s) const { return results_dev + 8 * (s % fastpath::RESULT_SLOTS); }
+
     // A device listener's work: the checksum of frame s's payload in the local ring, into results.
     void checksum_local(uint64_t s, uint64_t length) {
-        pattern_checksum<<<grid_for(length), 256, 0, cs>>>(addr(local) + offset(s) + layout::SLOT_HEADER_BYTES, length,
-                results_dev + 8 * (s % fastpath::RESULT_SLOTS), addr(checksum_scratch));
+        pattern_checksum<<<grid_for(length), 256, 0, cs>>>(local_payload(s), length, result_word(s), addr(checksum_scratch));
         LAUNCHED();
     }
 
@@ -248,6 +251,27 @@ struct Rig {
         ack(to, ack_step);
     }
 
+    // An armed round of frame s for a device listener that takes armed rounds (TakenChecksumListener):
+    // consume, the listener's pattern_checksum_taken (nothing when the round took nothing), and the armed
+    // round's ack of what the consume step took (seqlink_ack_ready): Java's cycle-channel-device-armed.
+    void consume_taken_steps(uint64_t s, uint64_t length) {
+        consume(s, s, s);
+        pattern_checksum_taken<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
+                addr(checksum_scratch));
+        LAUNCHED();
+        seqlink_ack_ready<<<1, 1, 0, cs>>>(addr(block), cmirror_dev);
+        LAUNCHED();
+    }
+
+    // The same round for a listener that acknowledges in its kernel (acknowledge_taken_at_end over the second
+    // scratch line): consume, then the listener's one kernel; no ack step.
+    void consume_acking_steps(uint64_t s, uint64_t length) {
+        consume(s, s, s);
+        pattern_checksum_taken_acking<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
+                addr(checksum_scratch), cmirror_dev);
+        LAUNCHED();
+    }
+
     // One consumer kernel: acquire, copy with checksum, ack.
     void consume_fused(uint64_t from, uint64_t to, uint64_t length) {
         fp_consume<<<grid_for((to - from + 1) * (length + 64)), 256, 0, cs>>>(ca_kernel, from, to, addr(local), results_dev,
@@ -272,6 +296,11 @@ struct Rig {
 
     uint64_t published() const { return load_acquire(mirror + layout::CONTROL_PUBLISH_SEQ / 8); }
     uint64_t acked() const { return load_acquire(cmirror + layout::CONSUMER_CONSUMED_SEQ / 8); }
+    uint64_t early_wakes() const { return cmirror[layout::CONSUMER_EMPTY_POLLS / 8]; }
+    // Whether the consume step of round `round` (one round in flight) landed in the mirror without frame s.
+    bool landed_without(uint64_t round, uint64_t s) const {
+        return load_acquire(cmirror + layout::CONSUMER_ROUND / 8) >= round && cmirror[layout::CONSUMER_READY_TO / 8] < s;
+    }
     uint64_t result(uint64_t s) const { return results[s % fastpath::RESULT_SLOTS]; }
     uint64_t empty_rounds() const { return results[fastpath::RESULT_EMPTY]; }
 };

@@ -8,7 +8,8 @@
 // Usage: seqlink-cycle-bench [options]
 //   --mode M        latency | throughput | bandwidth | cancel | schemes | sanitize | all (default all)
 //                   latency:    naive-1s, naive-1s-graph, naive-2s, channel, channel-ack-kernel, wait-value, steps-armed,
-//                               steps-graph, steps-fused, floor, floor-doorbell, spin, memcpy-peer (modes_latency.cuh)
+//                               steps-armed-taken, steps-armed-acking, steps-graph, steps-fused, floor, floor-doorbell,
+//                               spin, memcpy-peer (modes_latency.cuh)
 //                   throughput: naive-1s-async, naive-2s-async, channel, floor-pipelined, floor-batched,
 //                               floor-batched-large (48 frames), steps-batched (modes_throughput.cuh)
 //                   bandwidth:  each copy/checksum step on 1, 16, 64 MiB (modes_checks.cuh)

@@ -14,6 +14,11 @@
 //   wait-value       channel, the consumer's steps enqueued ahead behind a stream wait on the host mirror
 //   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round; its ack stays
 //                    the seqlink_ack kernel of the frame's sequence
+//   steps-armed-taken   the same armed round for a listener that takes armed rounds: consume step,
+//                    pattern_checksum_taken (reads the descriptor), seqlink_ack_ready (what was taken): the
+//                    twin of Java's cycle-channel-device-armed
+//   steps-armed-acking  the same listener acknowledging in its kernel: consume step, then
+//                    pattern_checksum_taken_acking (acknowledge_taken_at_end); no ack step
 //   steps-graph      steps-armed's round captured as one CUDA graph (made and launched ahead)
 //   steps-fused      the channel's producer steps; the consumer armed on the doorbell runs ONE kernel
 //                    (acquire, copy + checksum, ack): the ack fused into the consume step
@@ -75,6 +80,18 @@ void latency_row(const Options& o, const char* mode, uint64_t size, Rig& r, Arm 
 
 inline auto no_extra() {
     return [] { return Json::object(); };
+}
+
+// Waits until frame s's armed round (round s) acknowledged s, or landed without its frame: an early wake
+// (the doorbell passed before the consume step's acquire read saw the publish). The acks of what was taken
+// (seqlink_ack_ready, acknowledge_taken_at_end) then acknowledge s - 1, so the ack alone would never reach
+// s: the frame stays untaken, the row counts it corrupt and its early_wakes say why. The landing is looked
+// at every 256th spin only, so the spin on the ack is the other rows' spin.
+inline void await_armed_round(const Rig& r, uint64_t s) {
+    uint32_t spins = 0;
+    await_until([&] { return r.acked() >= s || ((++spins & 0xFF) == 0 && r.landed_without(s, s)); }, [&] {
+        return fmt("the ack of armed round %llu (it is %llu)", (unsigned long long)s, (unsigned long long)r.acked());
+    });
 }
 
 // One extra member.
@@ -169,19 +186,21 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             r.produce_steps(s, size);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
     }
-    {
+    // armed rounds: round_steps(r, s) enqueued behind a wait on frame s's doorbell before its producer steps
+    auto doorbell_row = [&](const char* mode, auto round_steps) {
         Rig r(p, c, o.slots, size, true);
-        latency_row(o, "steps-armed", size, r, [&](uint64_t s) {
+        latency_row(o, mode, size, r, [&](uint64_t s) {
             to_consumer();
             r.arm_doorbell(s);
-            r.consume_steps(s, s, size, s, AckStep::kernel);  // an armed round's ack: a kernel
+            round_steps(r, s);
         }, [&](uint64_t s) {
             to_producer();
             r.produce_steps(s, size);
-        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return member("early_wakes", static_cast<uint64_t>(r.cmirror[layout::CONSUMER_EMPTY_POLLS / 8]));
-        });
-    }
+        }, [&](uint64_t s) { await_armed_round(r, s); }, [&] { return member("early_wakes", r.early_wakes()); });
+    };
+    doorbell_row("steps-armed", [&](Rig& r, uint64_t s) { r.consume_steps(s, s, size, s, AckStep::kernel); });  // ack: the kernel
+    doorbell_row("steps-armed-taken", [&](Rig& r, uint64_t s) { r.consume_taken_steps(s, size); });
+    doorbell_row("steps-armed-acking", [&](Rig& r, uint64_t s) { r.consume_acking_steps(s, size); });
     {
         // the armed round (wait + consume + checksum + ack) as one CUDA graph, made and launched ahead
         Rig r(p, c, o.slots, size, true);

@@ -18,7 +18,8 @@
 //                    pattern_checksum_taken (reads the descriptor), seqlink_ack_ready (what was taken): the
 //                    twin of Java's cycle-channel-device-armed
 //   steps-armed-acking  the same listener acknowledging in its kernel: consume step, then
-//                    pattern_checksum_taken_acking (acknowledge_taken_at_end); no ack step
+//                    pattern_checksum_taken_acking (acknowledge_taken_at_end); no ack step: the twin of Java's
+//                    cycle-channel-device-acking
 //   steps-graph      steps-armed's round captured as one CUDA graph (made and launched ahead)
 //   steps-fused      the channel's producer steps; the consumer armed on the doorbell runs ONE kernel
 //                    (acquire, copy + checksum, ack): the ack fused into the consume step

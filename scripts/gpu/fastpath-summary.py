@@ -39,6 +39,12 @@ for impl, doc in (("C++", cpp), ("Java", jh), ("Java", jc)):
             rows.append((impl, r))
 
 
+# Java rows whose C++ twin has another name (the rest pair by name).
+TWINS = {"cycle-channel-device-armed": "steps-armed-taken", "cycle-channel-device-acking": "steps-armed-acking"}
+# the row column fits the longest row name
+W = max([16] + [len(r.get("mode", "")) for _, r in rows])
+
+
 def find(impl, mode, kind, size):
     for i, r in rows:
         if i == impl and r.get("mode") == mode and r.get("kind") == kind and r.get("frame_bytes") == size:
@@ -46,12 +52,15 @@ def find(impl, mode, kind, size):
     return None
 
 
+if cpp.get("device", {}).get("consumer_stream_memops64") is False:
+    lines += ["", "!! the consumer device has no 64-bit stream memory operations: the C++ ordinary rounds (channel, wait-value, throughput channel) "
+              "acked with the seqlink_ack kernel, as channel-ack-kernel does"]
 sizes = sorted({r["frame_bytes"] for _, r in rows})
 for size in sizes:
     naive = find("C++", "naive-2s", "latency", size)
     floor = find("C++", "floor", "latency", size)
     lines += ["", "latency, %d B (us; ratios to the C++ naive two-stream hand-off and to the C++ floor, p50 / p99)" % size,
-              "  %-5s %-16s %8s %8s | %13s | %13s | %s" % ("impl", "row", "p50", "p99", "/ naive-2s", "/ floor", "corrupt / notes")]
+              "  %-5s %-*s %8s %8s | %13s | %13s | %s" % ("impl", W, "row", "p50", "p99", "/ naive-2s", "/ floor", "corrupt / notes")]
     for impl, r in rows:
         if r.get("kind") != "latency" or r.get("frame_bytes") != size:
             continue
@@ -70,29 +79,31 @@ for size in sizes:
             note += ", alloc %.1f B/frame" % num(r["alloc_bytes_per_frame"])
         if "forbidden" in r:
             note += ", FORBIDDEN in the product"
-        lines.append("  %-5s %-16s %8.2f %8.2f | %13s | %13s | %s" % (impl, r["mode"], num(l["p50"]), num(l["p99"]), ratio(naive),
+        lines.append("  %-5s %-*s %8.2f %8.2f | %13s | %13s | %s" % (impl, W, r["mode"], num(l["p50"]), num(l["p99"]), ratio(naive),
                                                                      ratio(floor), note))
     naive_t = find("C++", "naive-2s-async", "throughput", size)
     floor_t = find("C++", "floor-pipelined", "throughput", size)
     lines += ["", "throughput, %d B (GB/s; ratios to the C++ naive two-stream async loop and to the C++ pipelined floor)" % size,
-              "  %-5s %-16s %5s %9s | %8s | %8s | %s" % ("impl", "row", "batch", "GB/s", "/ naive", "/ floor", "corrupt")]
+              "  %-5s %-*s %5s %9s | %8s | %8s | %s" % ("impl", W, "row", "batch", "GB/s", "/ naive", "/ floor", "corrupt")]
     for impl, r in rows:
         if r.get("kind") != "throughput" or r.get("frame_bytes") != size:
             continue
         g = num(r["gb_per_s"])
         rn = "%.2f" % div(g, naive_t["gb_per_s"]) if naive_t else "-"
         rf = "%.2f" % div(g, floor_t["gb_per_s"]) if floor_t else "-"
-        lines.append("  %-5s %-16s %5s %9.3f | %8s | %8s | %s" % (impl, r["mode"], r.get("batch", 1), g, rn, rf, r.get("corrupt", "-")))
+        lines.append("  %-5s %-*s %5s %9.3f | %8s | %8s | %s" % (impl, W, r["mode"], r.get("batch", 1), g, rn, rf, r.get("corrupt", "-")))
     # Java / C++ for rows both have
     pairs = []
     for impl, r in rows:
         if impl == "Java" and r.get("frame_bytes") == size:
-            c = find("C++", r["mode"], r["kind"], size)
+            twin = TWINS.get(r["mode"], r["mode"])
+            c = find("C++", twin, r["kind"], size)
             if c:
+                name = r["mode"] if twin == r["mode"] else "%s (C++ %s)" % (r["mode"], twin)
                 if r["kind"] == "latency":
-                    pairs.append("%s p50 %.2f" % (r["mode"], div(r["latency_us"]["p50"], c["latency_us"]["p50"])))
+                    pairs.append("%s p50 %.2f" % (name, div(r["latency_us"]["p50"], c["latency_us"]["p50"])))
                 else:
-                    pairs.append("%s %.2f" % (r["mode"], div(c["gb_per_s"], r["gb_per_s"])))
+                    pairs.append("%s %.2f" % (name, div(c["gb_per_s"], r["gb_per_s"])))
     if pairs:
         lines.append("  Java / C++ (latency p50 ratio; throughput C++/Java): " + "; ".join(pairs))
 

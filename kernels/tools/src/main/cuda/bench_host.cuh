@@ -49,6 +49,8 @@ struct DriverApi {
     CUresult (*writeValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
     CUresult (*waitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
     CUresult (*getErrorName)(CUresult, const char**) = nullptr;
+    CUresult (*deviceGet)(CUdevice*, int) = nullptr;
+    CUresult (*deviceGetAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
 };
 inline DriverApi drv;
 
@@ -74,6 +76,16 @@ inline void entry_point(const char* symbol, F* fn) {
     } while (0)
 
 #define LAUNCHED() RT(cudaGetLastError())
+
+// Whether device d runs 64-bit stream memory operations: what the runtime asks before it acknowledges an
+// ordinary round with cuStreamWriteValue64 (without them it launches the ack kernel instead).
+inline bool stream_memops64(int d) {
+    CUdevice dev{};
+    DRV(drv.deviceGet(&dev, d));
+    int can = 0;
+    DRV(drv.deviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev));
+    return can != 0;
+}
 
 // ---- JSON output --------------------------------------------------------------------------------
 
@@ -170,16 +182,23 @@ inline uint64_t load_acquire(const volatile uint64_t* p) {
     return __atomic_load_n(const_cast<const uint64_t*>(p), __ATOMIC_ACQUIRE);
 }
 
-// Spins until *p >= target; dies after 10 s (a bug, never a legitimate wait).
-inline void await_at_least(const volatile uint64_t* p, uint64_t target, const char* what) {
+// Spins until done() holds; dies after 10 s naming what() (a bug, never a legitimate wait).
+template <typename Done, typename What>
+inline void await_until(Done done, What what) {
     auto start = Clock::now();
     uint32_t n = 0;
-    while (load_acquire(p) < target) {
+    while (!done()) {
         if ((++n & 0xFFFF) == 0 && Clock::now() - start > std::chrono::seconds(10)) {
-            die("waited 10 s for %s to reach %llu (it is %llu)", what, (unsigned long long)target,
-                    (unsigned long long)load_acquire(p));
+            die("waited 10 s for %s", what().c_str());
         }
     }
+}
+
+// Spins until *p >= target (await_until's deadline).
+inline void await_at_least(const volatile uint64_t* p, uint64_t target, const char* what) {
+    await_until([&] { return load_acquire(p) >= target; }, [&] {
+        return fmt("%s to reach %llu (it is %llu)", what, (unsigned long long)target, (unsigned long long)load_acquire(p));
+    });
 }
 
 inline double micros(Clock::duration d) {

@@ -1,8 +1,10 @@
 // bench_rig.cuh: one channel laid out as the Java SPI lays it out (control block, ring, host mirror,
 // staging lengths, doorbells on the producer side; consumer block, host mirror, local ring on the consumer
-// side), with every step the modes compose: the channel's own steps (publish, consume, ack), the pattern
-// kernels a producer and a device listener run, the fused prototypes of fastpath_kernels.cu, and the
-// stream waits that pre-arm a consumer round on the device word, the host mirror, or a doorbell.
+// side), with every step the modes compose: the channel's own steps (publish, consume, the ack as a stream
+// memory operation or a kernel), the pattern kernels a producer and a device listener run (also the listener
+// that takes armed rounds, with or without acknowledging in its kernel), the fused prototypes of
+// fastpath_kernels.cu, and the stream waits that pre-arm a consumer round on the device word, the host
+// mirror, or a doorbell.
 #pragma once
 
 #include "bench_host.cuh"
@@ -38,6 +40,18 @@ inline uint64_t addr(const void* p) {
     return reinterpret_cast<uint64_t>(p);
 }
 
+// How consume_steps acknowledges a round of the plain checksum listener.
+enum class AckStep {
+    // An ordinary round's, its sequence known on the host (the runtime's since issue 12):
+    // cuStreamWriteValue64 of consumed_seq, whose default memory barrier orders the listener's kernels
+    // before it in the stream; the seqlink_ack kernel where the consumer device has no 64-bit stream
+    // memory operations, as the runtime falls back.
+    write_value,
+    // The seqlink_ack kernel (one thread, one release store): the armed rows' ack as the bench has run them,
+    // and channel-ack-kernel's, the A/B of the memop.
+    kernel,
+};
+
 struct Rig {
     int p, c, sms;
     uint64_t slots, slot_bytes, stride, doorbell_count;
@@ -56,11 +70,12 @@ struct Rig {
     uint8_t* local = nullptr;      // consumer device
     Scratch* consume_scratch = nullptr;
     Scratch* fp_scratch = nullptr;
-    Scratch* checksum_scratch = nullptr;
+    Scratch* checksum_scratch = nullptr;  // two lines: the checksum's fold, then the in-kernel ack's arrivals
     unsigned long long* folds = nullptr;
     volatile uint64_t* results = nullptr;  // host: fastpath::RESULT_WORDS
     uint64_t results_dev = 0;
     cudaStream_t ps{}, cs{};
+    bool memops64 = false;  // the consumer device runs 64-bit stream memory operations (AckStep::write_value)
     PublishArgs pa{};       // the channel's publish step: lengths from the staging ring
     PublishArgs pa_kernel{};  // the same channel as a producer kernel's handle: lengths written in the kernel
     ConsumeArgs ca{};
@@ -86,10 +101,11 @@ struct Rig {
         RT(cudaMemset(&consume_scratch->min_sequence, 0xFF, 8));  // as the Java binding does
         fp_scratch = device_alloc<Scratch>(sizeof(Scratch));
         RT(cudaMemset(&fp_scratch->min_sequence, 0xFF, 8));
-        checksum_scratch = device_alloc<Scratch>(sizeof(Scratch));
+        checksum_scratch = device_alloc<Scratch>(2 * sizeof(Scratch));  // zeroed, as the kernels leave them
         folds = device_alloc<unsigned long long>(8 * fastpath::MAX_ROUND);
         results = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * fastpath::RESULT_WORDS, &results_dev));
         RT(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+        memops64 = stream_memops64(c);
         if (p != c) {
             cudaError_t e = cudaDeviceEnablePeerAccess(p, 0);  // the consumer reads the producer's memory
             if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled) die("peer access %d -> %d: %s", c, p, cudaGetErrorName(e));
@@ -194,10 +210,12 @@ struct Rig {
 
     // ---- consumer side (current device: c) ----
 
+    uint64_t local_payload(uint64_t s) const { return addr(local) + offset(s) + layout::SLOT_HEADER_BYTES; }
+    uint64_t result_word(uint64_t s) const { return results_dev + 8 * (s % fastpath::RESULT_SLOTS); }
+
     // A device listener's work: the checksum of frame s's payload in the local ring, into results.
     void checksum_local(uint64_t s, uint64_t length) {
-        pattern_checksum<<<grid_for(length), 256, 0, cs>>>(addr(local) + offset(s) + layout::SLOT_HEADER_BYTES, length,
-                results_dev + 8 * (s % fastpath::RESULT_SLOTS), addr(checksum_scratch));
+        pattern_checksum<<<grid_for(length), 256, 0, cs>>>(local_payload(s), length, result_word(s), addr(checksum_scratch));
         LAUNCHED();
     }
 
@@ -207,14 +225,50 @@ struct Rig {
                 cudaMemcpyDefault, stream));
     }
 
-    // The channel's consumer side today: consume (copy), a checksum per frame (a device listener), ack.
-    void consume_steps(uint64_t from, uint64_t to, uint64_t length, uint64_t round) {
+    // The channel's consume step: frames from..to into the local ring, the descriptor into the device block.
+    void consume(uint64_t from, uint64_t to, uint64_t round) {
         seqlink_consume<<<consume_grid((to - from + 1) * stride), 256, 0, cs>>>(ca, from, to, round);
         LAUNCHED();
+    }
+
+    // The ack of every frame up to `to`, after the work before it on the consumer stream.
+    void ack(uint64_t to, AckStep step) {
+        if (step == AckStep::write_value && memops64) {
+            DRV(drv.writeValue64(reinterpret_cast<CUstream>(cs), static_cast<CUdeviceptr>(cmirror_dev + layout::CONSUMER_CONSUMED_SEQ),
+                    to, CU_STREAM_WRITE_VALUE_DEFAULT));
+            return;
+        }
+        seqlink_ack<<<1, 1, 0, cs>>>(cmirror_dev, to);
+        LAUNCHED();
+    }
+
+    // The channel's consumer side with a plain device listener: consume (copy), a checksum per frame, ack.
+    void consume_steps(uint64_t from, uint64_t to, uint64_t length, uint64_t round, AckStep ack_step) {
+        consume(from, to, round);
         for (uint64_t s = from; s <= to; s++) {
             checksum_local(s, length);
         }
-        seqlink_ack<<<1, 1, 0, cs>>>(cmirror_dev, to);
+        ack(to, ack_step);
+    }
+
+    // An armed round of frame s for a device listener that takes armed rounds (TakenChecksumListener):
+    // consume, the listener's pattern_checksum_taken (nothing when the round took nothing), and the armed
+    // round's ack of what the consume step took (seqlink_ack_ready): Java's cycle-channel-device-armed.
+    void consume_taken_steps(uint64_t s, uint64_t length) {
+        consume(s, s, s);
+        pattern_checksum_taken<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
+                addr(checksum_scratch));
+        LAUNCHED();
+        seqlink_ack_ready<<<1, 1, 0, cs>>>(addr(block), cmirror_dev);
+        LAUNCHED();
+    }
+
+    // The same round for a listener that acknowledges in its kernel (acknowledge_taken_at_end over the second
+    // scratch line): consume, then the listener's one kernel; no ack step.
+    void consume_acking_steps(uint64_t s, uint64_t length) {
+        consume(s, s, s);
+        pattern_checksum_taken_acking<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
+                addr(checksum_scratch), cmirror_dev);
         LAUNCHED();
     }
 
@@ -242,6 +296,11 @@ struct Rig {
 
     uint64_t published() const { return load_acquire(mirror + layout::CONTROL_PUBLISH_SEQ / 8); }
     uint64_t acked() const { return load_acquire(cmirror + layout::CONSUMER_CONSUMED_SEQ / 8); }
+    uint64_t early_wakes() const { return cmirror[layout::CONSUMER_EMPTY_POLLS / 8]; }
+    // Whether the consume step of round `round` (one round in flight) landed in the mirror without frame s.
+    bool landed_without(uint64_t round, uint64_t s) const {
+        return load_acquire(cmirror + layout::CONSUMER_ROUND / 8) >= round && cmirror[layout::CONSUMER_READY_TO / 8] < s;
+    }
     uint64_t result(uint64_t s) const { return results[s % fastpath::RESULT_SLOTS]; }
     uint64_t empty_rounds() const { return results[fastpath::RESULT_EMPTY]; }
 };

@@ -7,8 +7,9 @@
 //
 // Usage: seqlink-cycle-bench [options]
 //   --mode M        latency | throughput | bandwidth | cancel | schemes | sanitize | all (default all)
-//                   latency:    naive-1s, naive-1s-graph, naive-2s, channel, wait-value, steps-armed, steps-graph, steps-fused,
-//                               floor, floor-doorbell, spin, memcpy-peer (modes_latency.cuh)
+//                   latency:    naive-1s, naive-1s-graph, naive-2s, channel, channel-ack-kernel, wait-value, steps-armed,
+//                               steps-armed-taken, steps-armed-acking, steps-graph, steps-fused, floor, floor-doorbell,
+//                               spin, memcpy-peer (modes_latency.cuh)
 //                   throughput: naive-1s-async, naive-2s-async, channel, floor-pipelined, floor-batched,
 //                               floor-batched-large (48 frames), steps-batched (modes_throughput.cuh)
 //                   bandwidth:  each copy/checksum step on 1, 16, 64 MiB (modes_checks.cuh)
@@ -29,8 +30,10 @@
 //
 // JSON: {"tool":"seqlink-cycle-bench","version":2,"config":{...},"device":{...},"ok":..,"results":[...]}; each
 // result names its "mode" (and "frame_bytes"); latency rows carry "latency_us" {p50,p90,p99,p999,mean,min,max},
-// throughput rows "gb_per_s". Exit status: 0 when every check passed, 1 when a frame was corrupt or a check
-// failed, 2 on usage or CUDA errors. GB/s are 10^9 bytes per second.
+// throughput rows "gb_per_s". With device.consumer_stream_memops64 false the ordinary rounds' acks (rows
+// channel, wait-value, throughput channel) fell back to the seqlink_ack kernel, as the runtime's do. Exit
+// status: 0 when every check passed, 1 when a frame was corrupt or a check failed, 2 on usage or CUDA errors.
+// GB/s are 10^9 bytes per second.
 #include "seqlink_runtime.cu"
 #include "seqlink_tools.cu"
 
@@ -122,6 +125,7 @@ Json device_json(int p, int c) {
     d["runtime"] = fmt("%d.%d", runtime / 1000, (runtime % 1000) / 10);
     d["same_device"] = p == c;
     d["peer_access"] = access != 0;
+    d["consumer_stream_memops64"] = stream_memops64(c);
     d["topology"] = p == c ? "producer and consumer on two streams of one GPU" : "producer and consumer on two GPUs";
     return d;
 }
@@ -148,6 +152,8 @@ int main(int argc, char** argv) {
     entry_point("cuStreamWriteValue64", &drv.writeValue64);
     entry_point("cuStreamWaitValue64", &drv.waitValue64);
     entry_point("cuGetErrorName", &drv.getErrorName);
+    entry_point("cuDeviceGet", &drv.deviceGet);
+    entry_point("cuDeviceGetAttribute", &drv.deviceGetAttribute);
     auto want = [&](const char* m) { return o.mode == "all" || o.mode == m; };
     bool known = false;
     for (const char* m : {"all", "latency", "throughput", "bandwidth", "cancel", "schemes", "sanitize"}) known |= o.mode == m;

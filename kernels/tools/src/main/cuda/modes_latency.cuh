@@ -7,10 +7,20 @@
 //   naive-2s         fill + copy on the producer stream, event record, stream wait, checksum on the consumer
 //                    stream, synchronise (what GPU 0 -> GPU 1 needs)
 //   channel          the channel today: fill, commit (pinned length), publish step; the host sees the mirror;
-//                    consume step, checksum kernel (a device listener), ack step; the host sees the ack
-//   wait-value       the same, the consumer's steps enqueued ahead behind a stream wait on the host mirror
-//   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round
-//   steps-graph      the same armed round captured as one CUDA graph (made and launched ahead)
+//                    consume step, checksum kernel (a device listener), the ack as cuStreamWriteValue64 (an
+//                    ordinary round; the seqlink_ack kernel without 64-bit stream memory operations); the host
+//                    sees the ack
+//   channel-ack-kernel  the same with the seqlink_ack kernel (the ack before issue 12: the memop's A/B)
+//   wait-value       channel, the consumer's steps enqueued ahead behind a stream wait on the host mirror
+//   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round; its ack stays
+//                    the seqlink_ack kernel of the frame's sequence
+//   steps-armed-taken   the same armed round for a listener that takes armed rounds: consume step,
+//                    pattern_checksum_taken (reads the descriptor), seqlink_ack_ready (what was taken): the
+//                    twin of Java's cycle-channel-device-armed
+//   steps-armed-acking  the same listener acknowledging in its kernel: consume step, then
+//                    pattern_checksum_taken_acking (acknowledge_taken_at_end); no ack step: the twin of Java's
+//                    cycle-channel-device-acking
+//   steps-graph      steps-armed's round captured as one CUDA graph (made and launched ahead)
 //   steps-fused      the channel's producer steps; the consumer armed on the doorbell runs ONE kernel
 //                    (acquire, copy + checksum, ack): the ack fused into the consume step
 //   floor            the C++ floor: one producer kernel publishing at its end; a consumer kernel armed behind
@@ -71,6 +81,18 @@ void latency_row(const Options& o, const char* mode, uint64_t size, Rig& r, Arm 
 
 inline auto no_extra() {
     return [] { return Json::object(); };
+}
+
+// Waits until frame s's armed round (round s) acknowledged s, or landed without its frame: an early wake
+// (the doorbell passed before the consume step's acquire read saw the publish). The acks of what was taken
+// (seqlink_ack_ready, acknowledge_taken_at_end) then acknowledge s - 1, so the ack alone would never reach
+// s: the frame stays untaken, the row counts it corrupt and its early_wakes say why. The landing is looked
+// at every 256th spin only, so the spin on the ack is the other rows' spin.
+inline void await_armed_round(const Rig& r, uint64_t s) {
+    uint32_t spins = 0;
+    await_until([&] { return r.acked() >= s || ((++spins & 0xFF) == 0 && r.landed_without(s, s)); }, [&] {
+        return fmt("the ack of armed round %llu (it is %llu)", (unsigned long long)s, (unsigned long long)r.acked());
+    });
 }
 
 // One extra member.
@@ -141,40 +163,45 @@ inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
 inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
     auto to_producer = [&] { if (p != c) RT(cudaSetDevice(p)); };
     auto to_consumer = [&] { if (p != c) RT(cudaSetDevice(c)); };
-    {
+    // ordinary rounds: the host sees the publish, then enqueues the consumer's steps
+    const std::pair<const char*, AckStep> host_hop_rows[] = {{"channel", AckStep::write_value}, {"channel-ack-kernel", AckStep::kernel}};
+    for (const auto& row : host_hop_rows) {
         Rig r(p, c, o.slots, size);
-        latency_row(o, "channel", size, r, [](uint64_t) {}, [&](uint64_t s) {
+        latency_row(o, row.first, size, r, [](uint64_t) {}, [&](uint64_t s) {
             to_producer();
             r.produce_steps(s, size);
             await_at_least(r.mirror + layout::CONTROL_PUBLISH_SEQ / 8, s, "publish mirror");
             to_consumer();
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, row.second);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
     }
     {
+        // still an ordinary round: the host passes the sequence the wait is on
         Rig r(p, c, o.slots, size);
         latency_row(o, "wait-value", size, r, [&](uint64_t s) {
             to_consumer();
             r.arm_mirror(s);
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, AckStep::write_value);
         }, [&](uint64_t s) {
             to_producer();
             r.produce_steps(s, size);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
     }
-    {
+    // armed rounds: round_steps(r, s) enqueued behind a wait on frame s's doorbell before its producer steps
+    auto doorbell_row = [&](const char* mode, auto round_steps) {
         Rig r(p, c, o.slots, size, true);
-        latency_row(o, "steps-armed", size, r, [&](uint64_t s) {
+        latency_row(o, mode, size, r, [&](uint64_t s) {
             to_consumer();
             r.arm_doorbell(s);
-            r.consume_steps(s, s, size, s);
+            round_steps(r, s);
         }, [&](uint64_t s) {
             to_producer();
             r.produce_steps(s, size);
-        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return member("early_wakes", static_cast<uint64_t>(r.cmirror[layout::CONSUMER_EMPTY_POLLS / 8]));
-        });
-    }
+        }, [&](uint64_t s) { await_armed_round(r, s); }, [&] { return member("early_wakes", r.early_wakes()); });
+    };
+    doorbell_row("steps-armed", [&](Rig& r, uint64_t s) { r.consume_steps(s, s, size, s, AckStep::kernel); });  // ack: the kernel
+    doorbell_row("steps-armed-taken", [&](Rig& r, uint64_t s) { r.consume_taken_steps(s, size); });
+    doorbell_row("steps-armed-acking", [&](Rig& r, uint64_t s) { r.consume_acking_steps(s, size); });
     {
         // the armed round (wait + consume + checksum + ack) as one CUDA graph, made and launched ahead
         Rig r(p, c, o.slots, size, true);
@@ -187,7 +214,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
             CUresult w = drv.waitValue64(reinterpret_cast<CUstream>(r.cs),
                     static_cast<CUdeviceptr>(r.doorbells_dev + 8 * (s % r.doorbell_count)), s, CU_STREAM_WAIT_VALUE_GEQ);
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, AckStep::kernel);  // an armed round's ack: a kernel, as steps-armed's
             cudaError_t e = cudaStreamEndCapture(r.cs, &graph);
             if (w != CUDA_SUCCESS || e != cudaSuccess) {
                 const char* n = nullptr;
@@ -205,7 +232,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             r.produce_steps(s, size);
             if (!unsupported.empty()) {
                 to_consumer();
-                r.consume_steps(s, s, size, s);  // keeps the row running; reported as unsupported below
+                r.consume_steps(s, s, size, s, AckStep::kernel);  // keeps the row running; reported as unsupported below
             }
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
             return unsupported.empty() ? Json::object() : member("unsupported", unsupported);

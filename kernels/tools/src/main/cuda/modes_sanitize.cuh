@@ -28,14 +28,15 @@ inline void sanitize_channel(int p, int c) {
             r.produce_steps(s, size);
             await_at_least(r.mirror, s, "publish mirror");
             RT(cudaSetDevice(c));
-            r.consume_steps(s, s, size, s);
+            r.consume_steps(s, s, size, s, AckStep::write_value);  // ordinary rounds, as the runtime acks them
             await_at_least(r.cmirror, s, "ack mirror");
             RT(cudaStreamSynchronize(r.cs));
             bad += r.result(s) != expected_checksum(s, size);
         }
         check("channel-steps", bad == 0, fmt("%llu B x 12 frames, %llu corrupt", (unsigned long long)size, (unsigned long long)bad));
     }
-    // a batch consume of several frames, then latest delivery lapped by the producer (max_batch 3, slots 4)
+    // a batch consume of several frames, then latest delivery lapped by the producer (max_batch 3, slots 4);
+    // acked by the seqlink_ack kernel (the runtime's fallback, and the armed rows' ack), so it is checked too
     {
         Rig r(p, c, 4, 1000);
         r.ca.lapping = 1;
@@ -43,7 +44,7 @@ inline void sanitize_channel(int p, int c) {
         for (uint64_t s = 1; s <= 3; s++) r.produce_steps(s, 1000);
         RT(cudaStreamSynchronize(r.ps));
         RT(cudaSetDevice(c));
-        r.consume_steps(1, 3, 1000, 1);
+        r.consume_steps(1, 3, 1000, 1, AckStep::kernel);
         RT(cudaStreamSynchronize(r.cs));
         // writer_busy = 3 + 3 = 6: slots of frames 2 and 3 - 4... only frame 3 is certainly intact (6 - 4 + 1)
         uint64_t reads = r.cmirror[layout::CONSUMER_READS / 8], valid_from = r.cmirror[layout::CONSUMER_VALID_FROM / 8];
@@ -53,7 +54,7 @@ inline void sanitize_channel(int p, int c) {
         for (uint64_t s = 4; s <= 6; s++) r.produce_steps(s, 1000);
         RT(cudaStreamSynchronize(r.ps));
         RT(cudaSetDevice(c));
-        r.consume_steps(4, 6, 1000, 2);
+        r.consume_steps(4, 6, 1000, 2, AckStep::kernel);
         RT(cudaStreamSynchronize(r.cs));
         uint64_t laps = r.cmirror[layout::CONSUMER_LAPS / 8];
         valid_from = r.cmirror[layout::CONSUMER_VALID_FROM / 8];
@@ -115,6 +116,49 @@ inline void sanitize_channel(int p, int c) {
         cudaFree(rr);
         cudaFreeHost(hc);
         cudaFreeHost(hr);
+    }
+}
+
+// The armed rounds of a device listener that takes them (rows steps-armed-taken and steps-armed-acking) at
+// sizes of one block, an odd tail, and a multi-block checksum (the in-kernel ack's arrival counter): the
+// frames first, so each round's doorbell has passed when it is armed (a sanitizer may serialise the two
+// sides); then a round armed before its frame exists and released by the host, which must checksum nothing
+// and acknowledge nothing new; then that frame, taken by the next round.
+inline void sanitize_taken_rounds(int p, int c) {
+    struct Listener {
+        const char* row;
+        void (Rig::*round)(uint64_t, uint64_t);
+    };
+    for (const Listener& l : {Listener{"steps-armed-taken", &Rig::consume_taken_steps}, Listener{"steps-armed-acking", &Rig::consume_acking_steps}}) {
+        for (uint64_t size : {64ull, 16389ull, 200000ull}) {
+            Rig r(p, c, 8, size, true);
+            const uint64_t frames = 6, released = frames + 1;
+            RT(cudaSetDevice(p));
+            for (uint64_t s = 1; s <= frames; s++) r.produce_steps(s, size);
+            RT(cudaStreamSynchronize(r.ps));
+            RT(cudaSetDevice(c));
+            auto take = [&](uint64_t s) {
+                r.arm_doorbell(s);
+                (r.*l.round)(s, size);
+                RT(cudaStreamSynchronize(r.cs));
+                return r.result(s) == expected_checksum(s, size) && r.acked() == s;
+            };
+            uint64_t wrong = 0;
+            for (uint64_t s = 1; s <= frames; s++) wrong += !take(s);
+            r.arm_doorbell(released);
+            (r.*l.round)(released, size);
+            r.cancel(released);
+            RT(cudaStreamSynchronize(r.cs));
+            // results start zeroed: nothing checksummed; the ack stays at the last frame taken
+            const bool released_ok = r.result(released) == 0 && r.acked() == frames && r.early_wakes() == 1;
+            RT(cudaSetDevice(p));
+            r.produce_steps(released, size);
+            RT(cudaStreamSynchronize(r.ps));
+            RT(cudaSetDevice(c));
+            wrong += !take(released);  // its doorbell holds `released` already: the wait passes at once
+            check(l.row, wrong == 0 && released_ok, fmt("%llu B x %llu frames, %llu wrong; the released round %s", (unsigned long long)size,
+                    (unsigned long long)released, (unsigned long long)wrong, released_ok ? "took nothing, acknowledged nothing new" : "WRONG"));
+        }
     }
 }
 
@@ -210,6 +254,7 @@ inline void sanitize_work(int p, int c) {
 
 inline void mode_sanitize(const Options& o, int p, int c) {
     sanitize_channel(p, c);
+    sanitize_taken_rounds(p, c);
     sanitize_fast_path(o, p, c);
     sanitize_work(p, c);
     // the four schemes, briefly, with a small spin bound (a sanitizer may serialise the two kernels)

@@ -5,12 +5,13 @@
 //                       consumer stream; the producer waits for a buffer's checksum before refilling it
 //   channel             the channel today: a producer thread (claim = wait for the ack `slots` behind, fill,
 //                       commit, publish) and a consumer thread (poll the mirror, consume up to max_batch,
-//                       checksum each, ack)
+//                       checksum each, ack: ordinary rounds, so cuStreamWriteValue64 where the device has
+//                       64-bit stream memory operations)
 //   floor-pipelined     producer kernels publishing at their end; the consumer thread keeps `depth` fused
 //                       consumer rounds armed on the device publish_seq
 //   floor-batched       the same, `batch` frames per producer kernel and per consumer round
 //   steps-batched       the channel's own steps under backlog: `batch` fills + one publish step; consumer
-//                       rounds of `batch` frames armed on the doorbell (consume, checksums, ack)
+//                       rounds of `batch` frames armed on the doorbell (consume, checksums, ack kernel)
 #pragma once
 
 #include <atomic>
@@ -105,7 +106,7 @@ inline void channel_throughput(const Options& o, int p, int c, uint64_t size) {
             uint64_t pub = r.published();
             if (pub < next) continue;
             uint64_t to = std::min(pub, next + batch - 1);
-            r.consume_steps(next, to, size, to);
+            r.consume_steps(next, to, size, to, AckStep::write_value);
             next = to + 1;
         }
     });
@@ -145,7 +146,7 @@ inline void armed_throughput(const Options& o, int p, int c, uint64_t size, uint
             if (last > o.depth * batch) await_at_least(r.cmirror, last - o.depth * batch, "ack (armed depth)");
             if (steps) {
                 r.arm_doorbell(last);
-                r.consume_steps(s, last, size, last);
+                r.consume_steps(s, last, size, last, AckStep::kernel);  // an armed round's ack: a kernel
             } else {
                 r.arm_device(last);
                 r.consume_fused(s, last, size);

@@ -65,4 +65,24 @@ public @interface ChannelListener {
 
     /** An id for logs, health and the endpoint; default {@code beanName.methodName}. */
     String id() default "";
+
+    /**
+     * For a {@link io.seqlink.channel.DeviceFrames} listener: whether it takes armed rounds
+     * ({@link io.seqlink.channel.DeviceFrameHandler#acceptsArmedRounds}). When the consumer has caught up, the
+     * method is then called for the next frame BEFORE that frame is published, and the work it enqueues waits on
+     * the stream for it; its kernels must read the round's descriptor in stream order and do nothing for a frame
+     * the round did not take ({@code seqlink::device::round_frames}), since a round may be released without its
+     * frame (a pause, a close, the stall timeout). Saves a host hop per frame when the consumer is idle. Default
+     * {@code false}; only for {@code DeviceFrames} listeners.
+     */
+    boolean armedRounds() default false;
+
+    /**
+     * For a {@link io.seqlink.channel.DeviceFrames} listener: whether the round's last kernel the method enqueues
+     * acknowledges the round ({@link io.seqlink.channel.DeviceFrameHandler#acknowledgesInKernel}:
+     * {@code seqlink::device::acknowledge_taken_at_end} with {@code DeviceFrames.acknowledgement()}), so the channel
+     * enqueues no ack step. Every call that returns normally must enqueue that kernel, or the producer stalls on
+     * backpressure. Default {@code false}; only for {@code DeviceFrames} listeners.
+     */
+    boolean acknowledgesInKernel() default false;
 }

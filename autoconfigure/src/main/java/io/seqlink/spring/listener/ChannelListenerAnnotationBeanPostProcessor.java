@@ -154,11 +154,17 @@ public class ChannelListenerAnnotationBeanPostProcessor implements BeanPostProce
                     "add one, e.g. void onFrame(Frame frame)"));
             return null;
         }
+        if (kind != ChannelListenerEndpoint.Kind.DEVICE && (annotation.armedRounds() || annotation.acknowledgesInKernel())) {
+            problems.add(new Violation(where, (annotation.armedRounds() ? "armedRounds" : "acknowledgesInKernel")
+                    + " is set on a listener that takes no DeviceFrames", "remove it, or take a DeviceFrames and enqueue "
+                    + "device work (both describe what a device listener's kernels do)"));
+            return null;
+        }
         Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
         ReflectionUtils.makeAccessible(invocable);
         String id = StringUtils.hasText(annotation.id()) ? resolve(annotation.id()) : beanName + "." + method.getName();
         return new ChannelListenerEndpoint(id, beanName, bean, invocable, channel, annotation.device(), kind, contextIndex,
-                dataIndex);
+                dataIndex, annotation.armedRounds(), annotation.acknowledgesInKernel());
     }
 
     private static boolean isFrameList(Method method, int index) {

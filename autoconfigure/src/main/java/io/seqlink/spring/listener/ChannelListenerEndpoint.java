@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param kind     what the method takes
  * @param contextIndex the index of its {@link ListenerContext} parameter, or -1
  * @param dataIndex the index of its frame, batch or device-frames parameter
+ * @param armedRounds a device listener that takes armed rounds ({@link ChannelListener#armedRounds})
+ * @param acknowledgesInKernel a device listener whose last kernel acknowledges ({@link ChannelListener#acknowledgesInKernel})
  */
 public record ChannelListenerEndpoint(String id, String beanName, Object bean, Method method, String channel, int device,
-        Kind kind, int contextIndex, int dataIndex) {
+        Kind kind, int contextIndex, int dataIndex, boolean armedRounds, boolean acknowledgesInKernel) {
 
     public ChannelListenerEndpoint {
         Objects.requireNonNull(id, "id");

@@ -75,6 +75,16 @@ final class ListenerInvoker implements FrameHandler, FrameBatchHandler, DeviceFr
     }
 
     @Override
+    public boolean acceptsArmedRounds() {
+        return endpoint.armedRounds();
+    }
+
+    @Override
+    public boolean acknowledgesInKernel() {
+        return endpoint.acknowledgesInKernel();
+    }
+
+    @Override
     public void onFrames(DeviceFrames frames) throws Exception {
         if (frames.first() == lastDeviceFirst && lastDeviceFailed) {
             deviceAttempt++;

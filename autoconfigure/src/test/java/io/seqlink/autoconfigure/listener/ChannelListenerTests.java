@@ -7,6 +7,12 @@ import io.seqlink.SeqlinkRuntime;
 import io.seqlink.autoconfigure.SeqlinkAutoConfiguration;
 import io.seqlink.autoconfigure.TestChannels;
 import io.seqlink.autoconfigure.channel.SeqlinkChannelsAutoConfiguration;
+import io.seqlink.backend.DeviceStream;
+import io.seqlink.backend.KernelCall;
+import io.seqlink.backend.KernelImage;
+import io.seqlink.backend.KernelModule;
+import io.seqlink.backend.KernelParam;
+import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.Frame;
@@ -24,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -210,6 +217,47 @@ class ChannelListenerTests {
     }
 
     @Test
+    void deviceListenerTakingArmedRoundsAndAcknowledgingInItsKernelGetsEveryFrameAndTheChannelNoAckStep() {
+        runner.withBean(AckingDeviceListener.class).run(context -> {
+            for (int i = 1; i <= 200; i++) {
+                TestChannels.publishLong(context.getBean("frames", PublishChannel.class), i);
+                if (i % 20 == 0) { // let the loop catch up, so it arms the next frame
+                    awaitDrained(context);
+                }
+            }
+            awaitDrained(context);
+            AckingDeviceListener l = context.getBean(AckingDeviceListener.class);
+            assertThat(l.acknowledgements.get()).as("the listener's kernel acknowledged every round it took").isPositive();
+            assertThat(snapshot(context).acknowledged()).isEqualTo(200);
+            assertThat(snapshot(context).delivered()).isEqualTo(200);
+        });
+    }
+
+    @Test
+    void deviceListenerThatSaysItAcknowledgesInItsKernelGetsNoAckStepFromTheChannel() {
+        runner.withBean(SilentDeviceListener.class).run(context -> {
+            publish(context, 3);
+            ConsumerPort port = context.getBean("frames", PublishChannel.class).consumer(1);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!(snapshot(context).delivered() == 3 && port.stream().completed()) && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(1_000_000);
+            }
+            assertThat(snapshot(context).delivered()).as("delivered: %s", snapshot(context)).isEqualTo(3);
+            assertThat(port.stream().completed()).as("everything enqueued ran").isTrue();
+            assertThat(snapshot(context).acknowledged()).as("its kernels acknowledge nothing, and the channel added no ack").isZero();
+        });
+    }
+
+    @Test
+    void armedRoundsOrAcknowledgesInKernelOnAFrameListenerFailsStartupNamingTheAttribute() {
+        runner.withBean(MisplacedDeviceOptions.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("armedRounds is set on a listener that takes "
+                    + "no DeviceFrames").hasMessageContaining("remove it, or take a DeviceFrames");
+        });
+    }
+
+    @Test
     void failedChannelIsReportedAtShutdownWithWhatItLeftUndelivered() {
         AtomicReference<ChannelListenerEndpointRegistry> registry = new AtomicReference<>();
         runner.run(context -> {
@@ -391,6 +439,39 @@ class ChannelListenerTests {
         void onBatch(List<Frame> frames) {
             kept.set(frames);
             keptFrame.set(frames.get(0));
+        }
+    }
+
+    /**
+     * A device listener with both device options: its one kernel per round (a Java twin: this runs on the emulated
+     * backend) acknowledges what the round's descriptor says was taken, as {@code acknowledge_taken_at_end} does.
+     */
+    static class AckingDeviceListener {
+        final AtomicInteger acknowledgements = new AtomicInteger();
+        private final KernelModule module = KernelModule.builder("spring-test", KernelImage.ofResource("no/such/image.fatbin"))
+                .emulated("acknowledge_round", call -> {
+                    acknowledgements.incrementAndGet();
+                    call.acknowledgeTaken(0, 1);
+                }).build();
+        private final Map<DeviceStream, KernelCall> kernels = new ConcurrentHashMap<>();
+
+        @ChannelListener(channel = "frames", armedRounds = true, acknowledgesInKernel = true)
+        void onFrames(DeviceFrames frames) {
+            kernels.computeIfAbsent(frames.stream(), s -> s.bindKernel(module, "acknowledge_round", KernelParam.POINTER,
+                    KernelParam.POINTER)).pointer(0, frames.descriptor(), 0).pointer(1, frames.acknowledgement(), 0).launch(1, 1);
+        }
+    }
+
+    static class SilentDeviceListener {
+        @ChannelListener(channel = "frames", acknowledgesInKernel = true)
+        void onFrames(DeviceFrames frames) {
+            // enqueues nothing: a listener breaking its word, to show the channel keeps off the ack
+        }
+    }
+
+    static class MisplacedDeviceOptions {
+        @ChannelListener(channel = "frames", armedRounds = true)
+        void onFrame(Frame frame) {
         }
     }
 

@@ -45,7 +45,14 @@ public interface DeviceFrameHandler {
      * still read. A round whose work does not end so is never acknowledged, and the producer stalls on
      * backpressure until the channel's stall timeout reports this consumer. A round the listener did not
      * complete (it threw, and the retry policy dead-lettered or skipped its frames) is acknowledged by the
-     * channel as usual. Default {@code false}. Asked once per delivered round, so answer the same every time.
+     * channel as usual. Throw, if at all, BEFORE enqueuing the acknowledging kernel: once enqueued it acknowledges
+     * the round when it runs, whatever the call did next, and the producer may then reuse the frames' slots. A
+     * retry of the same round reads the consumer's local ring, which nothing rewrites before it (copy mode); the
+     * ordinary round that retries a failed armed call copies the frame again, and a reused slot fails the consume
+     * step's stamp check, so the descriptor's {@code VALID_FROM} passes it (skipped by kernels that read the
+     * descriptor, as an armed listener's must); in direct mode a retry reads in place, so there a listener that
+     * acknowledges in its kernel must not throw after enqueuing it. Default {@code false}.
+     * Asked once per delivered round, so answer the same every time.
      */
     default boolean acknowledgesInKernel() {
         return false;

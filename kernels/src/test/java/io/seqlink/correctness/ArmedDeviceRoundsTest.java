@@ -132,15 +132,15 @@ class ArmedDeviceRoundsTest {
      * dead-lettered once without a second call.
      */
     @ParameterizedTest
-    @EnumSource(EmulatedTopology.StreamMode.class)
-    void aListenerThatFailsAsItsRoundIsArmedIsRetriedByTheOrdinaryRound(EmulatedTopology.StreamMode mode) {
+    @MethodSource("modesAndAcks")
+    void aListenerThatFailsAsItsRoundIsArmedIsRetriedByTheOrdinaryRound(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
         for (int attempts = 1; attempts <= 2; attempts++) {
             try (SeqlinkRuntime rt = open(mode)) {
                 PublishChannel ch = rt.openChannel(Rig.channel("armed-device-fail", 0, 1).build());
                 List<Long> deadLettered = new CopyOnWriteArrayList<>();
                 ConsumerPort port = ch.consumer(1).retryPolicy(new RetryPolicy(attempts, Duration.ZERO, 1.0, Duration.ZERO))
                         .errorHandler((frame, cause) -> deadLettered.add(frame.sequence()));
-                ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH);
+                ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, acksInKernel);
                 port.subscribeDevice(listener);
                 listener.failOnce(1, true);
                 assertThat(port.poll(1)).isZero();

@@ -10,6 +10,10 @@
 //                     the one acquire read of publish_seq; the blocks of a grid agree on one value), read
 //                     the frames up to the value it returns, and end with acknowledge_at_end(c, last)
 //                     from every thread when no other step acknowledges.
+//   round kernel      (DeviceFrameHandler.consumesInKernel: no consume step, no ack step) begins with
+//                     take_round(c, first, last) from every thread, reads the frames it took in place,
+//                     and ends with end_round(c, taken, round) from every thread: descriptor, counters,
+//                     the acknowledgement, the mirror's ROUND last.
 //   device listener   (DeviceFrameHandler: kernels the channel's own consume step precedes on the stream)
 //                     round_frames(descriptor, first, last, &from, &to): the frames the round took; an
 //                     armed round's may be none. A listener that acknowledges in its kernel ends the round's
@@ -254,6 +258,128 @@ __device__ inline void acknowledge_at_end(const ConsumeArgs& c, uint64_t sequenc
     if (grid::last_block_arrives(&scratch->arrivals) && threadIdx.x == 0) {
         acknowledge(c.mirror, atomicExch(smallest, ~0ull));  // read and reset for the next launch
     }
+}
+
+// ---- the consume round's end, shared by the consume step and a kernel that consumes in place ---------
+
+namespace detail {
+
+// The end of a consume round over from..end (end < from: it took nothing), run by EVERY thread of the one
+// (or last-arriving) block, after every block's reads of the frames: validation of the stamps read at
+// `source` (the local ring in copy mode, the ring read in place otherwise), counters, the descriptor into
+// the device block and the host mirror, and with `acknowledges` the acknowledgement of `end`; the mirror's
+// ROUND last. Ordering: the block's barriers put every thread's reads before thread 0's stores; thread 0's
+// st.release.sys of consumed_seq (when it acknowledges) and then of ROUND release them, so a host that
+// acquires ROUND = round finds the descriptor, the counters and the acknowledgement.
+__device__ inline void finish_consume_round(const ConsumeArgs& a, uint64_t from, uint64_t end, uint64_t published,
+        uint64_t round, uint64_t source, bool acknowledges) {
+    const grid::RingShape r = ring_shape(a);
+    __shared__ uint64_t s_valid_from;
+    __shared__ unsigned long long s_bad;  // highest sequence whose stamp did not match (0: none)
+    const bool any = end >= from;
+    if (threadIdx.x == 0) {
+        uint64_t valid_from = from;
+        if (any && a.lapping) {
+            // Every thread's data reads are ordered before this read by its own fence.acq_rel.sys and the
+            // barrier (or arrival counter) that brought us here: no further fence is needed.
+            const int64_t writer_busy = static_cast<int64_t>(ld_acquire_sys(word_at(a.control, layout::CONTROL_WRITER_BUSY)));
+            const int64_t oldest_intact = writer_busy - static_cast<int64_t>(r.slots) + 1;
+            if (oldest_intact > static_cast<int64_t>(valid_from)) {
+                valid_from = static_cast<uint64_t>(oldest_intact);
+            }
+        }
+        s_valid_from = valid_from;
+        s_bad = 0;
+    }
+    __syncthreads();
+    if (any) {
+        // The stamps of what was read must match. Strong loads: other blocks may have written `source`.
+        for (uint64_t s = s_valid_from + threadIdx.x; s <= end; s += blockDim.x) {
+            if (ld_relaxed_sys(word_at(source, grid::slot_offset(s, r) + layout::SLOT_STAMP)) != s) {
+                atomicMax(&s_bad, static_cast<unsigned long long>(s));
+            }
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x != 0) {
+        return;
+    }
+    uint64_t reads = ld_relaxed_sys(word_at(a.block, layout::CONSUMER_READS));
+    uint64_t empty_polls = ld_relaxed_sys(word_at(a.block, layout::CONSUMER_EMPTY_POLLS));
+    uint64_t laps = ld_relaxed_sys(word_at(a.block, layout::CONSUMER_LAPS));
+    uint64_t valid_from = from;
+    if (!any) {
+        empty_polls++;
+    } else {
+        reads++;
+        valid_from = s_valid_from;
+        if (s_bad != 0 && s_bad >= valid_from) {
+            valid_from = s_bad + 1;  // never expected above writer_busy's bound; the second line of defence
+        }
+        valid_from = min(valid_from, end + 1);
+        if (valid_from > from) {
+            laps += valid_from - from;
+        }
+    }
+    // The device block: counters this step reads next time, and the descriptor a device listener's
+    // kernels read in stream order (no round word: nothing on the device waits for one).
+    st_relaxed_sys(word_at(a.block, layout::CONSUMER_READS), reads);
+    st_relaxed_sys(word_at(a.block, layout::CONSUMER_EMPTY_POLLS), empty_polls);
+    st_relaxed_sys(word_at(a.block, layout::CONSUMER_LAPS), laps);
+    st_relaxed_sys(word_at(a.block, layout::CONSUMER_READY_FROM), from);
+    st_relaxed_sys(word_at(a.block, layout::CONSUMER_READY_TO), end);
+    st_relaxed_sys(word_at(a.block, layout::CONSUMER_VALID_FROM), valid_from);
+    st_relaxed_sys(word_at(a.block, layout::CONSUMER_OBSERVED_PUBLISH), published);
+    // The host mirror: posted writes, round last with release so a host that acquires it sees the rest
+    // (and, through the acquire read of this round, the frames of a host-memory replica).
+    st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_READS), reads);
+    st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_EMPTY_POLLS), empty_polls);
+    st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_LAPS), laps);
+    st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_READY_FROM), from);
+    st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_READY_TO), end);
+    st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_VALID_FROM), valid_from);
+    st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_OBSERVED_PUBLISH), published);
+    if (acknowledges && any) {
+        // a round that took nothing acknowledges nothing: the last acknowledgement stays (it is from - 1)
+        st_release_sys(word_at(a.mirror, layout::CONSUMER_CONSUMED_SEQ), end);
+    }
+    st_release_sys(word_at(a.mirror, layout::CONSUMER_ROUND), round);
+}
+
+}  // namespace detail
+
+// ---- a device listener whose one kernel is the whole round (DeviceFrameHandler.consumesInKernel) ----
+
+// What take_round took: frames from..end (end < from: none), and the publish_seq the grid agreed on.
+struct TakenRound {
+    uint64_t from;
+    uint64_t end;
+    uint64_t published;
+};
+
+// The round kernel's first act, from EVERY thread of every block (the channel enqueued no consume step):
+// acquire_published(c) (thread 0 of each block: one ld.acquire.sys of publish_seq; the blocks agree on
+// one value over the scratch line's grid_published/acquired, reset by the last taker), then the round's
+// end, min(to, published). Read the frames from..end where they are (payload(c, s), length(c, s)): the
+// acquire read orders those reads after the publish. from..to: DeviceFrames.first()..last().
+__device__ inline TakenRound take_round(const ConsumeArgs& c, uint64_t from, uint64_t to) {
+    const uint64_t published = acquire_published(c);
+    return TakenRound{from, min(to, published), published};
+}
+
+// The round kernel's last act, from EVERY thread of every block, after its reads of the frames: the last
+// block to arrive (over the scratch line's `arrivals`, which it resets; no block waits) ends the round as
+// the consume step does (detail::finish_consume_round over the frames in place: stamps, counters,
+// descriptor, mirror) and acknowledges taken.end with one st.release.sys of the mirror's consumed_seq
+// BEFORE the mirror's ROUND st.release.sys: a host that sees the round landed sees the ack too.
+// Ordering: each block's reads before its bar.sync and acq_rel arrival; the last block's acquire of the
+// count before thread 0's release stores, so nothing is acknowledged before every block read it. A round
+// that took nothing acknowledges nothing. `round`: DeviceFrames.round().
+__device__ inline void end_round(const ConsumeArgs& c, const TakenRound& taken, uint64_t round) {
+    if (!grid::sole_or_last_block(&reinterpret_cast<Scratch*>(c.scratch)->arrivals)) {
+        return;
+    }
+    detail::finish_consume_round(c, taken.from, taken.end, taken.published, round, c.ring, true);
 }
 
 }  // namespace device

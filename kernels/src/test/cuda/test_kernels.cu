@@ -1,7 +1,7 @@
 // test_kernels.cu: the GPU tests' own kernels (io/seqlink/kernels/test/seqlink-test.fatbin on the test
 // class path), launched through the user-kernel API like any user's: the frame pattern's fill and
 // checksum (io.seqlink.backend.PatternKernels names them and holds their Java twins), a device listener's
-// kernel for armed rounds (io.seqlink.testing.ArmedChecksumListener holds its twin), and a kernel that
+// kernels for armed rounds (and the round kernel of one that consumes in its kernel) (io.seqlink.testing.ArmedChecksumListener holds its twin), and a kernel that
 // provokes a sticky device error on purpose.
 #include <cstdint>
 
@@ -57,6 +57,30 @@ extern "C" __global__ void test_armed_take_acking(uint64_t descriptor, uint64_t 
         uint64_t length, uint64_t results, uint64_t acknowledgement) {
     armed_take(descriptor, payload, sequence, length, results);
     seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, nullptr);
+}
+
+// A device listener whose one kernel is the whole round (DeviceFrameHandler.consumesInKernel: the channel enqueues
+// no consume step and no ack step): take_round from every thread, then block 0's thread 0 counts, per frame taken
+// and read in place, what armed_take counts (a round that took nothing: results[0]); end_round from every thread
+// writes the descriptor and acknowledges. io.seqlink.testing.ArmedChecksumListener holds its twin.
+extern "C" __global__ void test_round_take(const seqlink::ConsumeArgs c, uint64_t first, uint64_t last, uint64_t round,
+        uint64_t results) {
+    const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        volatile uint64_t* r = reinterpret_cast<volatile uint64_t*>(results);
+        if (taken.end < taken.from) {
+            r[0] = r[0] + 1;
+        }
+        for (uint64_t s = taken.from; s <= taken.end; s++) {
+            if (s <= r[1]) {
+                r[2] = r[2] + 1;
+            }
+            r[1] = s;
+            r[2 + 2 * s] = r[2 + 2 * s] + 1;
+            r[3 + 2 * s] = seqlink::checksum_serial(seqlink::device::payload(c, s), seqlink::device::length(c, s));
+        }
+    }
+    seqlink::device::end_round(c, taken, round);
 }
 
 // mode 0 stores to `address` (pass an unmapped one: CUDA_ERROR_ILLEGAL_ADDRESS), mode 1 traps

@@ -1,7 +1,8 @@
 // work_kernels.cu: the benchmarks' device work as user kernels: the frame pattern's fill and checksum
 // (io.seqlink.backend.PatternKernels binds them; every module that uses them compiles these two entry points
 // over the runtime's shipped seqlink_pattern.cuh, since a shipped header defines no kernels), the checksum of
-// a device listener that takes armed rounds, with or without acknowledging in its kernel
+// a device listener that takes armed rounds, with or without acknowledging in its kernel, and the round kernel of
+// one that consumes in its kernel
 // (io.seqlink.bench.TakenChecksumListener), the pipeline benchmark's workload (pipeline_kernels.cuh, io.seqlink.bench.PipelineKernels), and the launch-path no-ops
 // LaunchVariantsBenchmark times.
 #include <cstdint>
@@ -47,6 +48,20 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken_acking(
         seqlink::Scratch* line = reinterpret_cast<seqlink::Scratch*>(scratch) + 1;
         seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, &line->arrivals);
     }
+}
+
+// A device listener whose one kernel is the whole round (io.seqlink.bench.TakenChecksumListener's round mode;
+// DeviceFrameHandler.consumesInKernel): take_round, the checksum of each frame it took, read in place, into word
+// s % 1024 of `out`, then end_round (descriptor, counters, the acknowledgement, the mirror's ROUND). `scratch` is
+// the checksum's own Scratch line; the round's agreement and arrival use the handle's (c.scratch).
+extern "C" __global__ void __launch_bounds__(256) pattern_checksum_round(const seqlink::ConsumeArgs c, uint64_t first,
+        uint64_t last, uint64_t round, uint64_t out, uint64_t scratch) {
+    const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last);
+    for (uint64_t s = taken.from; s <= taken.end; s++) {
+        seqlink::checksum_grid(reinterpret_cast<uint64_t>(seqlink::device::payload(c, s)), seqlink::device::length(c, s),
+                out + 8 * (s % 1024), scratch);
+    }
+    seqlink::device::end_round(c, taken, round);
 }
 
 extern "C" __global__ void pipeline_expand(uint64_t src, uint64_t dst, uint32_t count) {

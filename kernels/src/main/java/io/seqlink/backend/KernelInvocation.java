@@ -80,4 +80,20 @@ public interface KernelInvocation {
      * {@code DeviceFrames.acknowledgement()}.
      */
     void acknowledgeTaken(int descriptor, int acknowledgement);
+
+    /**
+     * {@code seqlink::device::take_round(handles, from, to)} on the {@link KernelParam#CONSUME_HANDLES} argument, the
+     * first act of a round kernel ({@link io.seqlink.channel.DeviceFrameHandler#consumesInKernel}): the launch's one
+     * acquire read ({@link #acquirePublished}), and the round's end, {@code min(to, published)}; the frames
+     * {@code from..end} are the round's (none when {@code end < from}), read in place in {@link #ring}.
+     */
+    long takeRound(int index, long from, long to);
+
+    /**
+     * {@code seqlink::device::end_round(handles, taken, round)} on the {@link KernelParam#CONSUME_HANDLES} argument
+     * after {@link #takeRound}: when the twin returns (nothing when it throws), the end of the round as the consume
+     * step writes it (stamp check, counters, descriptor, mirror), with the acknowledgement of what it took released
+     * before the mirror's round word.
+     */
+    void endRound(int index, long round);
 }

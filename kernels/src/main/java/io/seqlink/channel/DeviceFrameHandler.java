@@ -57,4 +57,43 @@ public interface DeviceFrameHandler {
     default boolean acknowledgesInKernel() {
         return false;
     }
+
+    /**
+     * Whether this listener's ONE kernel is the whole round (issue 12, the fast path): the channel then enqueues
+     * NEITHER its consume step NOR an ack step for the rounds delivered to it, so a round is one kernel on the
+     * consumer's stream (behind the armed wait, when {@link #acceptsArmedRounds} too). Implies
+     * {@link #acknowledgesInKernel}. A listener that answers {@code true} must, in EVERY call of {@link #onFrames}
+     * that returns normally, enqueue exactly one kernel that takes the handles with
+     * {@code KernelCall.consumeHandles(index, frames.consumeHandles())} and, from every thread of every block:
+     * <ol>
+     *   <li>begins with {@code taken = seqlink::device::take_round(c, first, last)} ({@link DeviceFrames#first()},
+     *       {@link DeviceFrames#last()}): the one acquire read of {@code publish_seq}, the blocks agreeing on one value;
+     *       the frames it took are {@code first .. taken.end} (none when {@code taken.end < first}: an armed round
+     *       released without its frame);</li>
+     *   <li>reads those frames WHERE THEY ARE, {@code seqlink::device::payload(c, s)} and {@code length(c, s)} (no copy
+     *       into a local ring is made, whatever the channel's read mode; {@link DeviceFrames#memory()} is not
+     *       filled);</li>
+     *   <li>ends with {@code seqlink::device::end_round(c, taken, round)}, {@code round} being {@link DeviceFrames#round()}:
+     *       the descriptor, the counters, the acknowledgement of what it took, the mirror's round word last.</li>
+     * </ol>
+     * Its Java twin on the emulated backend calls {@link io.seqlink.backend.KernelInvocation#takeRound} and
+     * {@link io.seqlink.backend.KernelInvocation#endRound}. Lossless delivery only: the frames are read in place
+     * with no lapping check, so subscribing such a listener to a channel whose {@code delivery} is {@code LATEST}
+     * fails at once. Armed rounds still need {@link #acceptsArmedRounds}.
+     *
+     * <p>Failures. A call that throws BEFORE enqueuing its kernel is handled as any device listener's: retried
+     * (each attempt enqueues its kernel again, over the same frames, still unacknowledged and so in place), then
+     * dead-lettered (the channel enqueues its own consume step first, to bring the frames to the host) and
+     * acknowledged by the channel. An armed call that throws is followed by the channel's own consume step over
+     * the frame, so the armed round lands; if the call had enqueued its kernel before throwing, that kernel runs
+     * too, takes the frame if it came and acknowledges it: the channel sees that acknowledgement when the round
+     * lands and counts the frame delivered, never delivering it again (a second landing of the same round
+     * number by the consume step after it is harmless: same frame, same descriptor). An ORDINARY call that
+     * throws after enqueuing its kernel breaks the contract: that kernel acknowledges the frames, the producer
+     * may reuse their slots, and the retry reads them in place. Default {@code false}. Asked once as each round
+     * begins, so answer the same every time.
+     */
+    default boolean consumesInKernel() {
+        return false;
+    }
 }

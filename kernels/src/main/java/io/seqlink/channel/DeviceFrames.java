@@ -1,5 +1,6 @@
 package io.seqlink.channel;
 
+import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
 
@@ -56,4 +57,14 @@ public interface DeviceFrames {
 
     /** The consumer's stream. */
     DeviceStream stream();
+
+    /**
+     * The consumer's handles for a listener that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its
+     * kernel}: pass them with {@code KernelCall.consumeHandles(index, frames.consumeHandles())} to the round's one
+     * kernel ({@code seqlink::device::take_round} and {@code end_round}). Bound to {@link #stream()}.
+     */
+    ConsumeKernel consumeHandles();
+
+    /** The round's number, which the round kernel of a listener that consumes in its kernel stamps ({@code end_round}). */
+    long round();
 }

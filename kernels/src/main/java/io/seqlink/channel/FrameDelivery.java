@@ -1,5 +1,6 @@
 package io.seqlink.channel;
 
+import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
@@ -179,6 +180,7 @@ final class FrameDelivery {
     private void deliverDevice(Round r, boolean mayWait) {
         deviceFrames.first = r.from;
         deviceFrames.last = r.to;
+        deviceFrames.round = r.number;
         if (!r.hand(r.to)) {
             return; // the channel closed and its drain counted these undelivered: nothing acknowledged
         }
@@ -213,7 +215,7 @@ final class FrameDelivery {
         r.taken = (int) (r.to - r.from + 1);
         if (delivered) {
             r.delivered = r.taken;
-            r.acknowledgedInKernel = r.subscription.device.acknowledgesInKernel();
+            r.acknowledgedInKernel = r.consumedInKernel || r.subscription.device.acknowledgesInKernel();
         }
         latency.record(r.to, System.nanoTime());
     }
@@ -228,6 +230,7 @@ final class FrameDelivery {
     boolean deliverArmed(Round r) {
         deviceFrames.first = r.from;
         deviceFrames.last = r.to;
+        deviceFrames.round = r.number;
         if (!r.hand(r.to)) {
             return false;
         }
@@ -259,9 +262,15 @@ final class FrameDelivery {
         return false;
     }
 
-    /** A device listener gave up on a round: bring its frames to the host and hand each to the error handler. */
+    /**
+     * A device listener gave up on a round: bring its frames to the host and hand each to the error handler. A round
+     * kernel's round had no consume step: the channel's own goes first, filling the frame ring it stages from.
+     */
     private boolean deadLetterDeviceRound(Round r, Exception cause) {
         HostRing host = transport.hostRing();
+        if (r.consumedInKernel) {
+            transport.consume.enqueue(r.from, r.to, r.number);
+        }
         transport.stageToHost(host, r.from, r.to);
         transport.stream.synchronize();
         int attempts = r.subscription.retry.maxAttempts();
@@ -317,6 +326,7 @@ final class FrameDelivery {
         private final RingGeometry geometry;
         long first;
         long last;
+        long round;
 
         DeviceFramesView(String channel, int device, ConsumerTransport transport, RingGeometry geometry) {
             this.channel = channel;
@@ -373,6 +383,16 @@ final class FrameDelivery {
         @Override
         public DeviceStream stream() {
             return transport.stream;
+        }
+
+        @Override
+        public ConsumeKernel consumeHandles() {
+            return transport.consume;
+        }
+
+        @Override
+        public long round() {
+            return round;
         }
     }
 }

@@ -80,6 +80,8 @@ final class Round {
     DeviceException deviceFailure;
     /** The device listener's own kernels acknowledge the round (it was delivered to one that acknowledges in its kernel). */
     boolean acknowledgedInKernel;
+    /** The round's one kernel is its device listener's ({@link DeviceFrameHandler#consumesInKernel}): no consume step, no ack step. */
+    boolean consumedInKernel;
 
     // ---- a delivery the device loop stopped at a failure, for the listener thread to resume ------
     /** Set when the delivery stopped at a failed attempt without waiting: resume it elsewhere. */
@@ -150,6 +152,7 @@ final class Round {
         this.to = to;
         this.validFrom = from;
         this.subscription = subscription;
+        this.consumedInKernel = subscription.kind == Subscription.Kind.DEVICE && subscription.device.consumesInKernel();
         this.handledTo = from - 1;
         this.taken = 0;
         this.delivered = 0;

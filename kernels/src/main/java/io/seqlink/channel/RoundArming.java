@@ -1,5 +1,7 @@
 package io.seqlink.channel;
 
+import io.seqlink.backend.DeviceException;
+import io.seqlink.layout.ConsumerBlock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  *   host listener:   wait(doorbell[s]) -> consume(s..s) -> copy to host -> host_round          lands: host_round
  *   device listener: wait(doorbell[s]) -> consume(s..s) -> onFrames(s..s)'s work -> ack_ready    lands: round
  *                    (no ack_ready when the listener's last kernel acknowledges: acknowledgesInKernel)
+ *   round kernel:    wait(doorbell[s]) -> onFrames(s..s)'s one kernel (take_round .. end_round)  lands: round
+ *                    (consumesInKernel: no consume step, no ack step; a failed call gets the consume step)
  *                    (onFrames runs on the poller as it arms; its kernels and ack_ready read the descriptor
  *                    the consume step wrote, in stream order, so a round that took nothing does nothing)
  *   landed, READY_TO &lt; s: released (a cancel) or an early wake; nothing delivered, nothing acknowledged,
@@ -70,7 +74,9 @@ final class RoundArming {
         long s = r.from;
         armed.arm(s);
         r.status(Round.STAGED);
-        transport.consume.enqueue(s, s, r.number);
+        if (!r.consumedInKernel) { // else the listener's one kernel is the round, behind the wait
+            transport.consume.enqueue(s, s, r.number);
+        }
         if (r.subscription.kind == Subscription.Kind.DEVICE) {
             armListener(r);
         } else {
@@ -82,14 +88,26 @@ final class RoundArming {
         }
     }
 
-    /** The device listener's work and the ack of what the consume step took; a listener that failed gets no ack. */
+    /**
+     * The device listener's work and the ack of what the consume step took; a listener that failed gets no ack. A
+     * round kernel's listener that failed gets the channel's consume step, which lands the round (after the
+     * listener's kernel, when it enqueued one before throwing: {@link #landedEmpty} then reads what that kernel
+     * acknowledged).
+     */
     private void armListener(Round r) {
         acknowledging = delivery.deliverArmed(r);
         if (acknowledging) {
-            if (!r.subscription.device.acknowledgesInKernel()) { // else its last kernel acknowledges what was taken
+            if (!r.consumedInKernel && !r.subscription.device.acknowledgesInKernel()) { // else its kernel acknowledges
                 transport.ack.enqueueTaken();
             }
             return;
+        }
+        if (r.consumedInKernel && r.deviceFailure == null) {
+            try {
+                transport.consume.enqueue(r.from, r.to, r.number);
+            } catch (DeviceException ex) {
+                r.deviceFailure = ex;
+            }
         }
         armed.cancel(); // lands at once; the frame comes by an ordinary round
         if (r.deviceFailure != null) {
@@ -124,12 +142,31 @@ final class RoundArming {
         if (r.subscription.kind != Subscription.Kind.DEVICE) {
             return false;
         }
-        if (!acknowledging) {
+        if (!acknowledging && !(r.consumedInKernel && takenByFailedRoundKernel(r))) {
             return true; // taken by the consume step, not by the listener (it failed, or the channel closed): no ack
         }
         delivery.armedTaken(r);
         port.markProgress();
         return false;
+    }
+
+    /**
+     * Whether the round kernel a failed armed call enqueued before throwing took and acknowledged the frame: the
+     * mirror's acknowledgement (released before the round word the caller acquired) reached it, which nothing else
+     * writes for this frame. Then the frame is delivered (the kernel ran on it and freed its slot): counted so,
+     * never retried.
+     */
+    private boolean takenByFailedRoundKernel(Round r) {
+        if (transport.mirrorWord(ConsumerBlock.CONSUMED_SEQ) < r.from) {
+            return false;
+        }
+        if (failedSeq == r.from) {
+            failedSeq = 0;
+            failure = null;
+            failedFor = null;
+        }
+        r.lastFailure = null;
+        return true;
     }
 
     /**

@@ -166,7 +166,9 @@ final class RoundMachine {
             arming.resumeFailed(round); // a device listener that failed on this frame armed: its retry, that frame alone
             to = round.to;
         }
-        transport.consume.enqueue(from, to, number);
+        if (!round.consumedInKernel) { // else the listener's one kernel is the round
+            transport.consume.enqueue(from, to, number);
+        }
         if (sub.kind == Subscription.Kind.DEVICE) {
             return handOff(mode);
         }

@@ -13,6 +13,7 @@ import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.RetryPolicy;
 import io.seqlink.testing.ArmedChecksumListener;
+import io.seqlink.testing.ArmedChecksumListener.Ending;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,9 +42,13 @@ class ArmedDeviceRoundsTest {
     private static final int LENGTH = 48;
     private static final RetryPolicy NO_BACKOFF = new RetryPolicy(3, Duration.ZERO, 1.0, Duration.ZERO);
 
-    /** Every stream mode, with the listener's acknowledgement from the channel's ack step and from its own kernel. */
+    /**
+     * Every stream mode, with the listener's acknowledgement from the channel's ack step, from its own last kernel,
+     * and from its one round kernel (consuming in its kernel: no consume step either).
+     */
     static Stream<Arguments> modesAndAcks() {
-        return Stream.of(EmulatedTopology.StreamMode.values()).flatMap(m -> Stream.of(Arguments.of(m, false), Arguments.of(m, true)));
+        return Stream.of(EmulatedTopology.StreamMode.values())
+                .flatMap(m -> Stream.of(Ending.values()).map(e -> Arguments.of(m, e)));
     }
 
     private static SeqlinkRuntime open(EmulatedTopology.StreamMode mode) {
@@ -62,11 +67,11 @@ class ArmedDeviceRoundsTest {
 
     @ParameterizedTest
     @MethodSource("modesAndAcks")
-    void anIdleDeviceListenerIsArmedAndEachFrameIsTakenByItsArmedRound(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
+    void anIdleDeviceListenerIsArmedAndEachFrameIsTakenByItsArmedRound(EmulatedTopology.StreamMode mode, Ending ending) {
         try (SeqlinkRuntime rt = open(mode)) {
             PublishChannel ch = rt.openChannel(Rig.channel("armed-device", 0, 1).build());
             ConsumerPort port = ch.consumer(1);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 20, LENGTH, acksInKernel);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 20, LENGTH, ending);
             port.subscribeDevice(listener);
             for (long s = 1; s <= 20; s++) {
                 assertThat(port.poll(1)).isZero();
@@ -93,11 +98,11 @@ class ArmedDeviceRoundsTest {
 
     @ParameterizedTest
     @MethodSource("modesAndAcks")
-    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
+    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing(EmulatedTopology.StreamMode mode, Ending ending) {
         try (SeqlinkRuntime rt = open(mode)) {
             PublishChannel ch = rt.openChannel(Rig.channel("armed-device-release", 0, 1).build());
             ConsumerPort port = ch.consumer(1);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, acksInKernel);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, ending);
             port.subscribeDevice(listener);
             for (long s = 1; s <= 3; s++) {
                 port.poll(1);
@@ -133,14 +138,14 @@ class ArmedDeviceRoundsTest {
      */
     @ParameterizedTest
     @MethodSource("modesAndAcks")
-    void aListenerThatFailsAsItsRoundIsArmedIsRetriedByTheOrdinaryRound(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
+    void aListenerThatFailsAsItsRoundIsArmedIsRetriedByTheOrdinaryRound(EmulatedTopology.StreamMode mode, Ending ending) {
         for (int attempts = 1; attempts <= 2; attempts++) {
             try (SeqlinkRuntime rt = open(mode)) {
                 PublishChannel ch = rt.openChannel(Rig.channel("armed-device-fail", 0, 1).build());
                 List<Long> deadLettered = new CopyOnWriteArrayList<>();
                 ConsumerPort port = ch.consumer(1).retryPolicy(new RetryPolicy(attempts, Duration.ZERO, 1.0, Duration.ZERO))
                         .errorHandler((frame, cause) -> deadLettered.add(frame.sequence()));
-                ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, acksInKernel);
+                ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, ending);
                 port.subscribeDevice(listener);
                 listener.failOnce(1, true);
                 assertThat(port.poll(1)).isZero();
@@ -229,14 +234,14 @@ class ArmedDeviceRoundsTest {
      */
     @ParameterizedTest
     @MethodSource("modesAndAcks")
-    void aLiveProducerRacingReleasesAndFailuresLosesAndRepeatsNothing(EmulatedTopology.StreamMode mode, boolean acksInKernel)
+    void aLiveProducerRacingReleasesAndFailuresLosesAndRepeatsNothing(EmulatedTopology.StreamMode mode, Ending ending)
             throws Exception {
         int frames = 2_000;
         try (SeqlinkRuntime rt = open(mode)) {
             ChannelSpec spec = Rig.channel("armed-device-race", 0, 1).slots(8).stallTimeout(Duration.ofMillis(2)).build();
             PublishChannel ch = rt.openChannel(spec);
             ConsumerPort port = ch.consumer(1).retryPolicy(NO_BACKOFF);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, ending);
             port.subscribeDevice(listener);
             AtomicBoolean done = new AtomicBoolean();
             Thread producer = new Thread(() -> {
@@ -282,12 +287,12 @@ class ArmedDeviceRoundsTest {
     /** The launcher's device loop arms device rounds too; closing the channel releases the last one and accounts for every frame. */
     @ParameterizedTest
     @MethodSource("modesAndAcks")
-    void theLauncherArmsDeviceRoundsAndTheCloseReleasesTheLast(EmulatedTopology.StreamMode mode, boolean acksInKernel) {
+    void theLauncherArmsDeviceRoundsAndTheCloseReleasesTheLast(EmulatedTopology.StreamMode mode, Ending ending) {
         int frames = 300;
         try (SeqlinkRuntime rt = open(mode)) {
             PublishChannel ch = rt.openChannel(Rig.channel("armed-device-loop", 0, 1).build());
             ConsumerPort port = ch.consumer(1);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, ending);
             port.subscribeDevice(listener);
             rt.start();
             for (long s = 1; s <= frames; s++) {

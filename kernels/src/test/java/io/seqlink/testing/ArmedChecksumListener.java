@@ -11,6 +11,7 @@ import io.seqlink.backend.MappedBuffer;
 import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.layout.ConsumerBlock;
+import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.jspecify.annotations.Nullable;
@@ -25,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * enqueuing its work (a listener failing half-way through an armed round). Built {@linkplain #acknowledgesInKernel
  * acknowledging in its kernel}, the round's last frame goes to {@code test_armed_take_acking}, which ends with the
  * round's acknowledgement ({@code seqlink::device::acknowledge_taken_at_end}), and the channel enqueues no ack step.
+ * Built {@linkplain #consumesInKernel consuming in its kernel} ({@link Ending#ROUND_KERNEL}), the whole round is one
+ * {@code test_round_take} kernel: {@code take_round}, the same counts for each frame it took (read in place), then
+ * {@code end_round}; the channel enqueues neither its consume step nor an ack step.
  */
 public final class ArmedChecksumListener implements DeviceFrameHandler {
 
@@ -34,13 +38,26 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
             .emulated("test_armed_take_acking", call -> {
                 take(call);
                 call.acknowledgeTaken(0, 5);
-            }).build();
+            })
+            .emulated("test_round_take", ArmedChecksumListener::takeRound).build();
+
+    /** How a round ends: who consumes and who acknowledges. */
+    public enum Ending {
+        /** The channel's consume step, the listener's kernels, the channel's ack step. */
+        ACK_STEP,
+        /** The channel's consume step, the listener's kernels, the last acknowledging ({@link #acknowledgesInKernel}). */
+        ACK_IN_KERNEL,
+        /** The listener's one kernel is the round ({@link #consumesInKernel}). */
+        ROUND_KERNEL
+    }
 
     private final MappedBuffer results;
     private final int length;
     private final KernelCall take;
     /** The round's last frame's kernel when the listener acknowledges in its kernel; null otherwise. */
     private final @Nullable KernelCall takeAcking;
+    /** The round's one kernel when the listener consumes in its kernel; null otherwise. */
+    private final @Nullable KernelCall takeRound;
     private final AtomicIntegerArray calls;
     private volatile long failOnce;
     private volatile boolean failAfterWork;
@@ -55,6 +72,11 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
 
     /** The same listener, acknowledging each round in its last kernel when {@code acksInKernel} ({@link #acknowledgesInKernel}). */
     public ArmedChecksumListener(DeviceStream stream, int frames, int length, boolean acksInKernel) {
+        this(stream, frames, length, acksInKernel ? Ending.ACK_IN_KERNEL : Ending.ACK_STEP);
+    }
+
+    /** The same listener, its rounds ending as {@code ending} says. */
+    public ArmedChecksumListener(DeviceStream stream, int frames, int length, Ending ending) {
         this.results = stream.device().allocateMapped(8L * (4 + 2L * (frames + 1)));
         for (long at = 0; at < results.bytes(); at += 8) {
             results.setRelease(at, 0);
@@ -63,9 +85,11 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         this.calls = new AtomicIntegerArray(frames + 2);
         this.take = stream.bindKernel(MODULE, "test_armed_take", KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64,
                 KernelParam.U64, KernelParam.POINTER).u64(3, length).pointer(4, results, 0).handOver();
-        this.takeAcking = acksInKernel ? stream.bindKernel(MODULE, "test_armed_take_acking", KernelParam.POINTER,
+        this.takeAcking = ending == Ending.ACK_IN_KERNEL ? stream.bindKernel(MODULE, "test_armed_take_acking", KernelParam.POINTER,
                 KernelParam.POINTER, KernelParam.U64, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER)
                 .u64(3, length).pointer(4, results, 0).handOver() : null;
+        this.takeRound = ending == Ending.ROUND_KERNEL ? stream.bindKernel(MODULE, "test_round_take", KernelParam.CONSUME_HANDLES,
+                KernelParam.U64, KernelParam.U64, KernelParam.U64, KernelParam.POINTER).pointer(4, results, 0).handOver() : null;
     }
 
     /** Frame {@code sequence}'s payload, as the kernel checks it. */
@@ -96,6 +120,11 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
     }
 
     @Override
+    public boolean consumesInKernel() {
+        return takeRound != null;
+    }
+
+    @Override
     public void onFrames(DeviceFrames frames) {
         long fail = failOnce;
         boolean failing = fail != 0 && fail >= frames.first() && fail <= frames.last();
@@ -103,7 +132,14 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
             failOnce = 0;
             throw new IllegalStateException("the test's listener fails once, before its work");
         }
-        for (long s = frames.first(); s <= frames.last(); s++) {
+        if (takeRound != null) {
+            for (long s = frames.first(); s <= frames.last(); s++) {
+                calls.incrementAndGet((int) s);
+            }
+            takeRound.consumeHandles(0, frames.consumeHandles()).u64(1, frames.first()).u64(2, frames.last())
+                    .u64(3, frames.round()).launch(1, 32);
+        }
+        for (long s = frames.first(); takeRound == null && s <= frames.last(); s++) {
             calls.incrementAndGet((int) s);
             KernelCall k = s == frames.last() && takeAcking != null ? takeAcking.pointer(5, frames.acknowledgement(), 0) : take;
             k.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.payloadOffset(s)).u64(2, s).launch(1, 1);
@@ -127,13 +163,35 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
             r.putLong(base, r.getLong(base) + 1);
             return;
         }
+        count(r, base, s, FramePattern.checksum(call.memory(1), call.offset(1), (int) call.u64(3)));
+    }
+
+    /** Counts frame {@code s} taken, with its checksum: out of order, deliveries, checksum. */
+    private static void count(ByteBuffer r, int base, long s, long checksum) {
         if (s <= r.getLong(base + 8)) {
             r.putLong(base + 16, r.getLong(base + 16) + 1);
         }
         r.putLong(base + 8, s);
         int at = base + 8 * (2 + 2 * (int) s);
         r.putLong(at, r.getLong(at) + 1);
-        r.putLong(at + 8, FramePattern.checksum(call.memory(1), call.offset(1), (int) call.u64(3)));
+        r.putLong(at + 8, checksum);
+    }
+
+    /** The round kernel's Java twin: {@code test_round_take}. */
+    private static void takeRound(KernelInvocation call) {
+        long first = call.u64(1);
+        long end = call.takeRound(0, first, call.u64(2));
+        ByteBuffer r = call.memory(4);
+        int base = call.offset(4);
+        if (end < first) {
+            r.putLong(base, r.getLong(base) + 1);
+        }
+        ByteBuffer ring = call.ring(0);
+        for (long s = first; s <= end; s++) {
+            count(r, base, s, FramePattern.checksum(ring, call.slotOffset(0, s) + SlotHeader.BYTES,
+                    (int) ring.getLong(call.slotOffset(0, s) + SlotHeader.LENGTH)));
+        }
+        call.endRound(0, call.u64(3));
     }
 
     /** Launches that found their frame not taken (an armed round released or woken early). */

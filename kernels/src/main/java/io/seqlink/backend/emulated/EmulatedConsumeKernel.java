@@ -70,24 +70,42 @@ final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, Emula
     public void run(EmulatedStream.Command c) {
         device.beforeLaunch("seqlink_consume");
         long from = c.a;
-        long round = c.c;
         long published = acquirePublished("seqlink_consume");                 // ld.acquire.sys, once per round
         long to = Math.min(c.b, published);
+        EmulatedMemory source = ring;
+        if (to >= from && localRing != null) {
+            device.access(ring, "seqlink_consume");
+            for (long s = from; s <= to; s++) {
+                long offset = geometry.offsetOf(s);
+                long length = Math.min(Math.max(ring.getPlainWord(offset + SlotHeader.LENGTH), 0), geometry.slotBytes());
+                EmulatedDevice.rawCopy(ring, offset, localRing, offset, SlotHeader.BYTES + length);
+            }
+            source = localRing;
+        }
+        finishRound(from, to, published, c.c, source, false);
+    }
+
+    /**
+     * {@code seqlink::device::end_round(handles, taken, round)} for a round kernel's twin, as it returns: the end of
+     * the round it took ({@code from..to}, after its one acquire read, which gave {@code published}) over the frames
+     * in place, with its acknowledgement.
+     */
+    void endRound(long from, long to, long published, long round) {
+        finishRound(from, to, published, round, ring, true);
+    }
+
+    /**
+     * {@code seqlink::device::detail::finish_consume_round}: what a consume round does after its reads of
+     * {@code from..to} (none when {@code to < from}) at {@code source}: the lapping bound and the stamp check,
+     * counters, the descriptor into the device block and the host mirror, with {@code acknowledges} the
+     * acknowledgement of {@code to} (release), and the mirror's round last (release).
+     */
+    private void finishRound(long from, long to, long published, long round, EmulatedMemory source, boolean acknowledges) {
         long validFrom = from;
         if (to < from) {
             block.setPlainWord(ConsumerBlock.EMPTY_POLLS, block.getPlainWord(ConsumerBlock.EMPTY_POLLS) + 1);
         } else {
             block.setPlainWord(ConsumerBlock.READS, block.getPlainWord(ConsumerBlock.READS) + 1);
-            EmulatedMemory source = ring;
-            if (localRing != null) {
-                device.access(ring, "seqlink_consume");
-                for (long s = from; s <= to; s++) {
-                    long offset = geometry.offsetOf(s);
-                    long length = Math.min(Math.max(ring.getPlainWord(offset + SlotHeader.LENGTH), 0), geometry.slotBytes());
-                    EmulatedDevice.rawCopy(ring, offset, localRing, offset, SlotHeader.BYTES + length);
-                }
-                source = localRing;
-            }
             if (lapping) {
                 VarHandle.acquireFence();                                          // each thread's fence.acq_rel.sys: reads above stay above
                 long writerBusy = control.getAcquireWord(ControlBlock.WRITER_BUSY); // ld.acquire.sys
@@ -115,6 +133,9 @@ final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, Emula
         mirror.setPlainWord(ConsumerBlock.READY_TO, to);
         mirror.setPlainWord(ConsumerBlock.VALID_FROM, validFrom);
         mirror.setPlainWord(ConsumerBlock.OBSERVED_PUBLISH, published);
+        if (acknowledges && to >= from) {
+            acknowledge(to);                                                       // before the round: a host that sees it sees the ack
+        }
         mirror.setReleaseWord(ConsumerBlock.ROUND, round);
     }
 }

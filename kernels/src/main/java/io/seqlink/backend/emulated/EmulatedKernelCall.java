@@ -145,6 +145,10 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
         final long[] acquired = new long[kinds.length];
         /** Per CONSUME_HANDLES argument: the smallest sequence acknowledged in this launch (-1: none). */
         final long[] acknowledged = new long[kinds.length];
+        /** Per CONSUME_HANDLES argument: takeRound's first and end, and endRound's round (-1: not called). */
+        final long[] roundFrom = new long[kinds.length];
+        final long[] roundEnd = new long[kinds.length];
+        final long[] roundNumber = new long[kinds.length];
         /** acknowledgeTaken's descriptor and acknowledgement arguments in this launch (-1: not called). */
         int takenDescriptor;
         int takenAcknowledgement;
@@ -156,6 +160,8 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
         void begin() {
             Arrays.fill(acquired, -1);
             Arrays.fill(acknowledged, -1);
+            Arrays.fill(roundFrom, -1);
+            Arrays.fill(roundNumber, -1);
             takenDescriptor = -1;
             takenAcknowledgement = -1;
         }
@@ -165,6 +171,9 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
             for (int i = 0; i < kinds.length; i++) {
                 if (acknowledged[i] >= 0) {
                     ((EmulatedConsumeKernel) refs[i]).acknowledge(acknowledged[i]);
+                }
+                if (roundNumber[i] >= 0) { // end_round: the last block finishes the round as the consume step does
+                    ((EmulatedConsumeKernel) refs[i]).endRound(roundFrom[i], roundEnd[i], acquired[i], roundNumber[i]);
                 }
             }
             if (takenDescriptor >= 0) { // acknowledge_taken_at_end: READY_TO in stream order, one release store
@@ -268,6 +277,28 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
             }
             takenDescriptor = descriptor;
             takenAcknowledgement = acknowledgement;
+        }
+
+        @Override
+        public long takeRound(int index, long from, long to) {
+            long published = acquirePublished(index);
+            if (from < 1 || to < from - 1) {
+                throw new IllegalArgumentException("kernel '" + kernel() + "': takeRound(" + index + ", " + from + ", " + to
+                        + ") is no round; pass DeviceFrames.first() and last()");
+            }
+            roundFrom[index] = from;
+            roundEnd[index] = Math.min(to, published);
+            return roundEnd[index];
+        }
+
+        @Override
+        public void endRound(int index, long round) {
+            ref(index, KernelParam.CONSUME_HANDLES);
+            if (roundFrom[index] < 0) {
+                throw new IllegalArgumentException("kernel '" + kernel() + "': endRound(" + index + ", ...) before takeRound("
+                        + index + ", ...); a round kernel begins with takeRound");
+            }
+            roundNumber[index] = round;
         }
 
         private EmulatedSteps handles(int index) {

@@ -40,7 +40,8 @@ for impl, doc in (("C++", cpp), ("Java", jh), ("Java", jc)):
 
 
 # Java rows whose C++ twin has another name (the rest pair by name).
-TWINS = {"cycle-channel-device-armed": "steps-armed-taken", "cycle-channel-device-acking": "steps-armed-acking"}
+TWINS = {"cycle-channel-device-armed": "steps-armed-taken", "cycle-channel-device-acking": "steps-armed-acking",
+         "cycle-channel-device-round": "steps-fused"}
 # the row column fits the longest row name
 W = max([16] + [len(r.get("mode", "")) for _, r in rows])
 

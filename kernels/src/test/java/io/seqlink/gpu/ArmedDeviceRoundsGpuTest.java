@@ -9,6 +9,7 @@ import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.testing.ArmedChecksumListener;
+import io.seqlink.testing.ArmedChecksumListener.Ending;
 import io.seqlink.topology.Transport;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,8 +17,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Armed rounds of a device listener on a real GPU (issue 12): the consumer stream holds wait, consume step,
@@ -26,7 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * published. The kernel counts, in host memory, each frame it took and its checksum, so "once, in order,
  * intact" is checked where the work ran; a round released by a pause or close does nothing and its ack
  * leaves {@code acked} alone. Each test runs also with the listener acknowledging in its kernel
- * ({@code test_armed_take_acking}, {@code seqlink::device::acknowledge_taken_at_end}; no ack step).
+ * ({@code test_armed_take_acking}, {@code seqlink::device::acknowledge_taken_at_end}; no ack step) and with it
+ * consuming in its kernel ({@code test_round_take}: {@code take_round}, the frames read in place, {@code end_round};
+ * no consume step, no ack step: the round is one kernel behind the wait).
  */
 @Tag("gpu")
 class ArmedDeviceRoundsGpuTest {
@@ -39,7 +42,7 @@ class ArmedDeviceRoundsGpuTest {
 
     static Stream<Arguments> transportsAndAcks() {
         return Stream.of(Transport.SAME_DEVICE, Transport.PEER_ATOMIC, Transport.PEER_COPY, Transport.HOST_STAGED)
-                .flatMap(t -> Stream.of(Arguments.of(t, false), Arguments.of(t, true)));
+                .flatMap(t -> Stream.of(Ending.values()).map(e -> Arguments.of(t, e)));
     }
 
     private static void offer(PublishChannel ch, long s) {
@@ -53,12 +56,12 @@ class ArmedDeviceRoundsGpuTest {
 
     @ParameterizedTest
     @MethodSource("transportsAndAcks")
-    void pingPongFramesAreTakenByArmedDeviceRounds(Transport transport, boolean acksInKernel) {
+    void pingPongFramesAreTakenByArmedDeviceRounds(Transport transport, Ending ending) {
         int frames = 2_000;
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-device-" + transport.name().toLowerCase()).transport(transport).build());
             ConsumerPort port = ch.consumer(0);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel); // bound before any arm
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, ending); // bound before any arm
             port.subscribeDevice(listener);
             for (long s = 1; s <= frames; s++) {
                 port.poll(1);
@@ -82,12 +85,12 @@ class ArmedDeviceRoundsGpuTest {
     }
 
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing(boolean acksInKernel) {
+    @EnumSource(Ending.class)
+    void aReleasedArmedDeviceRoundDoesNothingAndItsAckMovesNothing(Ending ending) {
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-device-release").build());
             ConsumerPort port = ch.consumer(0);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, acksInKernel);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, ending);
             port.subscribeDevice(listener);
             port.poll(1);
             offer(ch, 1);
@@ -111,13 +114,13 @@ class ArmedDeviceRoundsGpuTest {
 
     /** A live producer against random releases (pauses and a short stall timeout): every frame once, in order, intact. */
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void aLiveProducerRacingRandomReleasesLosesAndRepeatsNothing(boolean acksInKernel) throws Exception {
+    @EnumSource(Ending.class)
+    void aLiveProducerRacingRandomReleasesLosesAndRepeatsNothing(Ending ending) throws Exception {
         int frames = 20_000;
         try (SeqlinkRuntime rt = Gpu.openRuntime()) {
             PublishChannel ch = rt.openChannel(spec("armed-device-race").slots(8).stallTimeout(Duration.ofMillis(5)).build());
             ConsumerPort port = ch.consumer(0);
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, acksInKernel);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, ending);
             port.subscribeDevice(listener);
             AtomicBoolean done = new AtomicBoolean();
             Thread producer = new Thread(() -> {

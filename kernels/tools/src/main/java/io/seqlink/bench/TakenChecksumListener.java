@@ -12,6 +12,8 @@ import io.seqlink.backend.Memory;
 import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.layout.ConsumerBlock;
+import io.seqlink.layout.SlotHeader;
+import java.nio.ByteBuffer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  * step took it (it reads the descriptor in stream order: {@code seqlink::device::round_frames}), into word
  * {@code sequence % 1024} of a host-mapped buffer. Built {@linkplain #acknowledgesInKernel acknowledging in its
  * kernel}, the round's last frame goes to {@code pattern_checksum_taken_acking}, which ends with
- * {@code seqlink::device::acknowledge_taken_at_end}, and the channel enqueues no ack step. Its kernels are bound
+ * {@code seqlink::device::acknowledge_taken_at_end}, and the channel enqueues no ack step. Built {@linkplain
+ * #consumesInKernel consuming in its kernel} ({@link Ending#ROUND_KERNEL}), the whole round is one
+ * {@code pattern_checksum_round} kernel ({@code take_round}, each frame's checksum read in place, {@code end_round}):
+ * no consume step, no ack step. Its kernels are bound
  * when it is built, on the consumer's stream: bind before subscribing (loading a module on CUDA releases an armed
  * wait). Allocates nothing per round.
  */
@@ -30,6 +35,18 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
     static final String KERNEL = "pattern_checksum_taken";
     /** {@code pattern_checksum_taken_acking(descriptor, sequence, src, length, out, scratch, acknowledgement)}. */
     static final String ACKING_KERNEL = "pattern_checksum_taken_acking";
+    /** {@code pattern_checksum_round(handles, first, last, round, out, scratch)}: a round that is one kernel. */
+    static final String ROUND_KERNEL = "pattern_checksum_round";
+
+    /** How a round ends: who consumes and who acknowledges. */
+    public enum Ending {
+        /** The channel's consume step, the checksum kernels, the channel's ack step. */
+        ACK_STEP,
+        /** The channel's consume step, the checksum kernels, the last acknowledging ({@link #acknowledgesInKernel}). */
+        ACK_IN_KERNEL,
+        /** One kernel is the round ({@link #consumesInKernel}). */
+        ROUND_KERNEL
+    }
     private static final int THREADS = 256;
     private static final long BYTES_PER_THREAD = 32;
 
@@ -38,6 +55,8 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
     private final KernelCall checksum;
     /** The round's last frame's kernel when the listener acknowledges in its kernel; null otherwise. */
     private final @Nullable KernelCall acking;
+    /** The round's one kernel when the listener consumes in its kernel; null otherwise. */
+    private final @Nullable KernelCall round;
     /** Two lines: the checksum's fold, then the in-kernel acknowledgement's arrival counter. */
     private final DeviceBuffer scratch;
     private final int blocks;
@@ -48,6 +67,11 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
 
     /** The same listener, acknowledging each round in its last kernel when {@code acksInKernel} ({@link #acknowledgesInKernel}). */
     public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums, boolean acksInKernel) {
+        this(consumerStream, length, sums, acksInKernel ? Ending.ACK_IN_KERNEL : Ending.ACK_STEP);
+    }
+
+    /** The same listener, its rounds ending as {@code ending} says. */
+    public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums, Ending ending) {
         this.length = length;
         this.sums = sums;
         this.scratch = consumerStream.device().allocate(2L * Memory.ALIGNMENT);
@@ -56,18 +80,33 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
         this.checksum = consumerStream.bindKernel(BenchWork.MODULE, KERNEL, KernelParam.POINTER, KernelParam.U64,
                 KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER)
                 .u64(3, length).pointer(5, scratch, 0).handOver();
-        this.acking = acksInKernel ? consumerStream.bindKernel(BenchWork.MODULE, ACKING_KERNEL, KernelParam.POINTER, KernelParam.U64,
+        this.acking = ending == Ending.ACK_IN_KERNEL ? consumerStream.bindKernel(BenchWork.MODULE, ACKING_KERNEL, KernelParam.POINTER, KernelParam.U64,
                 KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER, KernelParam.POINTER)
                 .u64(3, length).pointer(5, scratch, 0).handOver() : null;
+        this.round = ending == Ending.ROUND_KERNEL ? consumerStream.bindKernel(BenchWork.MODULE, ROUND_KERNEL,
+                KernelParam.CONSUME_HANDLES, KernelParam.U64, KernelParam.U64, KernelParam.U64, KernelParam.POINTER,
+                KernelParam.POINTER).pointer(4, sums, 0).pointer(5, scratch, 0).handOver() : null;
     }
-
 
     /** Adds the kernel's Java twin to the tools' module under construction. */
     static KernelModule.Builder withTwin(KernelModule.Builder module) {
         return module.emulated(KERNEL, TakenChecksumListener::twin).emulated(ACKING_KERNEL, call -> {
             twin(call);
             call.acknowledgeTaken(0, 6);
-        });
+        }).emulated(ROUND_KERNEL, TakenChecksumListener::roundTwin);
+    }
+
+    /** {@code pattern_checksum_round}'s twin: take_round, each frame's checksum read in place into word s % 1024, end_round. */
+    private static void roundTwin(KernelInvocation call) {
+        long first = call.u64(1);
+        long end = call.takeRound(0, first, call.u64(2));
+        ByteBuffer ring = call.ring(0);
+        for (long s = first; s <= end; s++) {
+            int slot = call.slotOffset(0, s);
+            call.memory(4).putLong(call.offset(4) + 8 * (int) (s % ChecksumListener.RESULT_WORDS),
+                    FramePattern.checksum(ring, slot + SlotHeader.BYTES, (int) ring.getLong(slot + SlotHeader.LENGTH)));
+        }
+        call.endRound(0, call.u64(3));
     }
 
     private static void twin(KernelInvocation call) {
@@ -91,7 +130,17 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
     }
 
     @Override
+    public boolean consumesInKernel() {
+        return round != null;
+    }
+
+    @Override
     public void onFrames(DeviceFrames frames) {
+        if (round != null) {
+            round.consumeHandles(0, frames.consumeHandles()).u64(1, frames.first()).u64(2, frames.last()).u64(3, frames.round())
+                    .launch(blocks, THREADS);
+            return;
+        }
         for (long s = frames.first(); s <= frames.last(); s++) {
             KernelCall k = s == frames.last() && acking != null ? acking.pointer(6, frames.acknowledgement(), 0) : checksum;
             k.pointer(0, frames.descriptor(), 0).u64(1, s).pointer(2, frames.memory(), frames.payloadOffset(s))
@@ -106,6 +155,7 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
 
     @Override
     public String toString() {
-        return "TakenChecksumListener[" + length + " B" + (acking != null ? ", acknowledges in kernel]" : "]");
+        return "TakenChecksumListener[" + length + " B" + (acking != null ? ", acknowledges in kernel]"
+                : round != null ? ", consumes in kernel]" : "]");
     }
 }

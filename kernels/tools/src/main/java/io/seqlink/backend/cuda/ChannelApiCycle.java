@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>{@link #runDeviceArmed}: {@code cycle-channel-device-armed}, the device listener's cycle with armed rounds
  * (issue 12), next to {@code cycle-channel}, and {@code cycle-channel-device-acking}, the same listener acknowledging
- * in its kernel (no ack step); {@link #throughputDevice}: their pipelined forms, and the ordinary rounds'.
+ * in its kernel (no ack step), and {@code cycle-channel-device-round}, the same checksum as a listener that consumes in
+ * its kernel (one kernel per round: no consume step, no ack step; C++ twin {@code steps-fused}); {@link #throughputDevice}:
+ * their pipelined forms ({@code channel-device-armed}, {@code -acking}, {@code -round}), and the ordinary rounds'.
  *
  * <p>{@link #runHost}: {@code cycle-channel-host} and {@code cycle-channel-armed}, the same producer with a
  * host listener that checks each frame's checksum in pinned host memory, without and with armed rounds
@@ -65,13 +67,17 @@ final class ChannelApiCycle {
      * and the consumer's steps.
      */
     static void runDeviceArmed(BenchReport report, int producer, int consumer, int slots, int timedFrames, int warmup, long size,
-            boolean acksInKernel) {
-        String row = acksInKernel ? "cycle-channel-device-acking" : "cycle-channel-device-armed";
+            TakenChecksumListener.Ending ending) {
+        String row = switch (ending) {
+            case ACK_STEP -> "cycle-channel-device-armed";
+            case ACK_IN_KERNEL -> "cycle-channel-device-acking";
+            case ROUND_KERNEL -> "cycle-channel-device-round";
+        };
         try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
             PublishChannel ch = open(rt, row, producer, consumer, slots, size, true);
             ConsumerPort port = ch.consumer(consumer);
             MappedBuffer sums = rt.backend().device(consumer).allocateMapped(8 * 1024);
-            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums, acksInKernel);
+            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums, ending);
             port.subscribeDevice(listener);
             int frames = BenchReport.framesFor(timedFrames, size);
             long total = (long) warmup + frames;
@@ -94,13 +100,17 @@ final class ChannelApiCycle {
      * arms the next frame whenever it caught up, without, every round waits for the host to see the publish.
      */
     static void throughputDevice(BenchReport report, int producer, int consumer, int slots, int timedFrames, long size,
-            boolean armed, boolean acksInKernel) {
-        String row = acksInKernel ? "channel-device-acking" : armed ? "channel-device-armed" : "channel-device";
+            boolean armed, TakenChecksumListener.Ending ending) {
+        String row = switch (ending) {
+            case ACK_STEP -> armed ? "channel-device-armed" : "channel-device";
+            case ACK_IN_KERNEL -> "channel-device-acking";
+            case ROUND_KERNEL -> "channel-device-round";
+        };
         try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
             PublishChannel ch = open(rt, "tp-" + row, producer, consumer, slots, size, armed);
             ConsumerPort port = ch.consumer(consumer);
             MappedBuffer sums = rt.backend().device(consumer).allocateMapped(8 * 1024);
-            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums, acksInKernel);
+            TakenChecksumListener listener = new TakenChecksumListener(port.stream(), size, sums, ending);
             port.subscribeDevice(listener);
             long total = 4L * BenchReport.framesFor(timedFrames, size);
             int batch = ch.spec().maxPublishBatch();

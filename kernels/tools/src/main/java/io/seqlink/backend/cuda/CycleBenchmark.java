@@ -2,6 +2,7 @@ package io.seqlink.backend.cuda;
 
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.FramePattern;
+import io.seqlink.bench.TakenChecksumListener;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,9 +25,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * on the mirror. Every frame's checksum up to 64 KiB (every 16th above) is compared with {@link FramePattern}.
  * {@code alloc_bytes_per_frame} is what the measuring thread allocated per timed frame. Mode
  * {@code cycle-channel} runs the same cycle through the public channel API instead ({@link ChannelApiCycle}), with a
- * device listener; {@code cycle-device-armed} that listener's cycle with armed rounds ({@code cycle-channel-device-armed})
+ * device listener; {@code cycle-device-armed} that listener's cycle with armed rounds ({@code cycle-channel-device-armed},
+ * acknowledging in its kernel {@code cycle-channel-device-acking}, consuming in its kernel {@code cycle-channel-device-round})
  * and the pipelined channel with a device listener, armed rounds off and on ({@code channel-device},
- * {@code channel-device-armed}); {@code cycle-armed} the host listener's rows, off and on.
+ * {@code channel-device-armed}, {@code -acking}, {@code -round}); {@code cycle-armed} the host listener's rows, off and on.
  */
 public final class CycleBenchmark {
 
@@ -82,13 +84,16 @@ public final class CycleBenchmark {
                     ChannelApiCycle.run(report, producer, c, config.slots(), config.frames(), config.warmup(), size);
                 }
                 if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-device-armed")) {
-                    ChannelApiCycle.runDeviceArmed(report, producer, c, config.slots(), config.frames(), config.warmup(), size, false);
-                    ChannelApiCycle.runDeviceArmed(report, producer, c, config.slots(), config.frames(), config.warmup(), size, true);
+                    for (TakenChecksumListener.Ending ending : TakenChecksumListener.Ending.values()) {
+                        ChannelApiCycle.runDeviceArmed(report, producer, c, config.slots(), config.frames(), config.warmup(), size, ending);
+                    }
                 }
                 if (mode.equals("all") || mode.equals("throughput") || mode.equals("cycle-device-armed")) {
-                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, false, false);
-                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true, false);
-                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true, true);
+                    ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, false,
+                            TakenChecksumListener.Ending.ACK_STEP);
+                    for (TakenChecksumListener.Ending ending : TakenChecksumListener.Ending.values()) {
+                        ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true, ending);
+                    }
                 }
                 if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-armed")) {
                     ChannelApiCycle.runHost(report, producer, c, config.slots(), config.frames(), config.warmup(), size, false);

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -38,8 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ArmedDeviceRoundsTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final int LENGTH = 48;
+    static final Duration WAIT = Duration.ofSeconds(20);
+    static final int LENGTH = 48;
     private static final RetryPolicy NO_BACKOFF = new RetryPolicy(3, Duration.ZERO, 1.0, Duration.ZERO);
 
     /**
@@ -51,18 +52,68 @@ class ArmedDeviceRoundsTest {
                 .flatMap(m -> Stream.of(Ending.values()).map(e -> Arguments.of(m, e)));
     }
 
-    private static SeqlinkRuntime open(EmulatedTopology.StreamMode mode) {
+    static SeqlinkRuntime open(EmulatedTopology.StreamMode mode) {
         return Rig.runtime(EmulatedTopology.builder(2).streamMode(mode).build()).open();
     }
 
-    private static void offer(PublishChannel ch, long s) {
+    static void offer(PublishChannel ch, long s) {
         assertThat(ch.offer(ArmedChecksumListener.payload(s, LENGTH), 0, LENGTH)).isEqualTo(s);
     }
 
     /** Polls until the port acknowledged {@code s} and its poller saw the round that did land. */
-    private static boolean awaitAcked(ConsumerPort port, long s) {
+    static boolean awaitAcked(ConsumerPort port, long s) {
         return Rig.await(WAIT, () -> port.poll(1) >= 0 && port.acknowledged() >= s && port.snapshot().delivered()
                 + port.snapshot().deadLettered() >= s);
+    }
+
+    /**
+     * A producer of frames 1 to {@code frames} that yields now and then and, once in 64 frames, tells
+     * {@code failNext} the frame after the one it published (a listener to fail there, before its work).
+     */
+    static Thread producer(PublishChannel ch, int frames, LongConsumer failNext) {
+        return new Thread(() -> {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (long s = 1; s <= frames; s++) {
+                while (ch.offer(ArmedChecksumListener.payload(s, LENGTH), 0, LENGTH) < 0) {
+                    Thread.onSpinWait();
+                }
+                if (random.nextInt(4) == 0) {
+                    Thread.yield();
+                }
+                if (random.nextInt(64) == 0) {
+                    failNext.accept(s + 1);
+                }
+            }
+        }, "producer");
+    }
+
+    /**
+     * {@code listener} armed, which the first time it is called publishes frame 1 (seen on the device before the round is
+     * released) and fails after enqueuing its work.
+     */
+    static DeviceFrameHandler failingAsFrameOneComes(PublishChannel ch, ArmedChecksumListener listener) {
+        AtomicBoolean first = new AtomicBoolean(true);
+        return new DeviceFrameHandler() {
+            @Override
+            public boolean acceptsArmedRounds() {
+                return true;
+            }
+
+            @Override
+            public boolean consumesInKernel() {
+                return listener.consumesInKernel();
+            }
+
+            @Override
+            public void onFrames(DeviceFrames frames) {
+                if (first.getAndSet(false)) {
+                    offer(ch, 1);
+                    ch.producerStream().synchronize(); // published on the device before the round is released
+                    listener.failOnce(1, true);
+                }
+                listener.onFrames(frames);
+            }
+        };
     }
 
     @ParameterizedTest
@@ -195,23 +246,7 @@ class ArmedDeviceRoundsTest {
                         throw new IllegalStateException("the test's error handler refuses every frame");
                     });
             ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH);
-            AtomicBoolean first = new AtomicBoolean(true);
-            port.subscribeDevice(new DeviceFrameHandler() {
-                @Override
-                public boolean acceptsArmedRounds() {
-                    return true;
-                }
-
-                @Override
-                public void onFrames(DeviceFrames frames) {
-                    if (first.getAndSet(false)) {
-                        offer(ch, 1);
-                        ch.producerStream().synchronize(); // published on the device before the round is released
-                        listener.failOnce(1, true);
-                    }
-                    listener.onFrames(frames);
-                }
-            });
+            port.subscribeDevice(failingAsFrameOneComes(ch, listener));
             assertThat(port.poll(1)).isZero();
             assertThat(Rig.await(WAIT, () -> port.poll(1) >= 0 && refused.size() == 1)).isTrue();
             assertThat(port.stream().completed()).as("the dead letter brought the frame to the host: the stream ran").isTrue();
@@ -244,20 +279,8 @@ class ArmedDeviceRoundsTest {
             ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), frames, LENGTH, ending);
             port.subscribeDevice(listener);
             AtomicBoolean done = new AtomicBoolean();
-            Thread producer = new Thread(() -> {
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                for (long s = 1; s <= frames; s++) {
-                    while (ch.offer(ArmedChecksumListener.payload(s, LENGTH), 0, LENGTH) < 0) {
-                        Thread.onSpinWait();
-                    }
-                    if (random.nextInt(4) == 0) {
-                        Thread.yield();
-                    }
-                    if (random.nextInt(64) == 0) {
-                        listener.failOnce(s + 1, false); // before its work: a failed attempt's kernels would take the frame too
-                    }
-                }
-            });
+            // failures before its work: a failed attempt's kernels would take the frame too
+            Thread producer = producer(ch, frames, s -> listener.failOnce(s, false));
             Thread releaser = Rig.releaser(port, done);
             producer.start();
             releaser.start();

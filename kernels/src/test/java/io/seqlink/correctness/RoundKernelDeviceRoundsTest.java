@@ -1,5 +1,10 @@
 package io.seqlink.correctness;
 
+import static io.seqlink.correctness.ArmedDeviceRoundsTest.LENGTH;
+import static io.seqlink.correctness.ArmedDeviceRoundsTest.WAIT;
+import static io.seqlink.correctness.ArmedDeviceRoundsTest.awaitAcked;
+import static io.seqlink.correctness.ArmedDeviceRoundsTest.offer;
+import static io.seqlink.correctness.ArmedDeviceRoundsTest.open;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,7 +15,6 @@ import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.Delivery;
 import io.seqlink.channel.DeviceFrameHandler;
-import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.RetryPolicy;
@@ -35,22 +39,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Each runs on an inline and a threaded stream.
  */
 class RoundKernelDeviceRoundsTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final int LENGTH = 48;
-
-    private static SeqlinkRuntime open(EmulatedTopology.StreamMode mode) {
-        return Rig.runtime(EmulatedTopology.builder(2).streamMode(mode).build()).open();
-    }
-
-    private static void offer(PublishChannel ch, long s) {
-        assertThat(ch.offer(ArmedChecksumListener.payload(s, LENGTH), 0, LENGTH)).isEqualTo(s);
-    }
-
-    private static boolean awaitAcked(ConsumerPort port, long s) {
-        return Rig.await(WAIT, () -> port.poll(1) >= 0 && port.acknowledged() >= s && port.snapshot().delivered()
-                + port.snapshot().deadLettered() >= s);
-    }
 
     @ParameterizedTest
     @EnumSource(EmulatedTopology.StreamMode.class)
@@ -153,28 +141,7 @@ class RoundKernelDeviceRoundsTest {
             ConsumerPort port = ch.consumer(1).retryPolicy(new RetryPolicy(1, Duration.ZERO, 1.0, Duration.ZERO))
                     .errorHandler((frame, cause) -> deadLettered.add(frame.sequence()));
             ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, Ending.ROUND_KERNEL);
-            AtomicBoolean first = new AtomicBoolean(true);
-            port.subscribeDevice(new DeviceFrameHandler() {
-                @Override
-                public boolean acceptsArmedRounds() {
-                    return true;
-                }
-
-                @Override
-                public boolean consumesInKernel() {
-                    return true;
-                }
-
-                @Override
-                public void onFrames(DeviceFrames frames) {
-                    if (first.getAndSet(false)) {
-                        offer(ch, 1);
-                        ch.producerStream().synchronize(); // published on the device before the round is released
-                        listener.failOnce(1, true);
-                    }
-                    listener.onFrames(frames);
-                }
-            });
+            port.subscribeDevice(ArmedDeviceRoundsTest.failingAsFrameOneComes(ch, listener));
             assertThat(port.poll(1)).isZero();
             assertThat(awaitAcked(port, 1)).as("the kernel's acknowledgement, seen as the round landed").isTrue();
             port.poll(1);
@@ -254,20 +221,8 @@ class RoundKernelDeviceRoundsTest {
             ArmedChecksumListener plain = new ArmedChecksumListener(port.stream(), frames, LENGTH, Ending.ACK_STEP);
             port.subscribeDevice(fused);
             AtomicBoolean done = new AtomicBoolean();
-            Thread producer = new Thread(() -> {
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                for (long s = 1; s <= frames; s++) {
-                    while (ch.offer(ArmedChecksumListener.payload(s, LENGTH), 0, LENGTH) < 0) {
-                        Thread.onSpinWait();
-                    }
-                    if (random.nextInt(4) == 0) {
-                        Thread.yield();
-                    }
-                    if (random.nextInt(64) == 0) {
-                        (random.nextBoolean() ? fused : plain).failOnce(s + 1, false);
-                    }
-                }
-            }, "producer");
+            Thread producer = ArmedDeviceRoundsTest.producer(ch, frames,
+                    s -> (ThreadLocalRandom.current().nextBoolean() ? fused : plain).failOnce(s, false));
             Thread switcher = new Thread(() -> {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 while (!done.get()) {

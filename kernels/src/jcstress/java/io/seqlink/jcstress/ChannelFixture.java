@@ -1,6 +1,7 @@
 package io.seqlink.jcstress;
 
 import io.seqlink.backend.emulated.EmulatedBackend;
+import io.seqlink.backend.emulated.EmulatedFaults;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelEvents;
 import io.seqlink.channel.ChannelSpec;
@@ -29,6 +30,8 @@ final class ChannelFixture {
 
     final PublishChannel channel;
     final ConsumerPort port;
+    /** The fixture's backend's fault injection. */
+    final EmulatedFaults faults;
 
     ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, FrameHandler handler) {
         this(delivery, readMode, transport, slots, slotBytes, 1, handler);
@@ -36,20 +39,27 @@ final class ChannelFixture {
 
     ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, int maxPublishBatch,
             FrameHandler handler) {
-        this.channel = open(delivery, readMode, transport, slots, slotBytes, maxPublishBatch);
+        EmulatedBackend backend = backend();
+        this.faults = backend.faults();
+        this.channel = open(backend, delivery, readMode, transport, slots, slotBytes, maxPublishBatch);
         // Subscribed here, not in the actor: the first subscription allocates the host ring.
         this.port = channel.consumer(CONSUMER).subscribe(handler);
     }
 
     /** A fixture whose consumer has a device listener (its kernels run in the consumer's emulated stream). */
     ChannelFixture(Transport transport, int slots, int slotBytes, DeviceFrameHandler device) {
-        this.channel = open(Delivery.LOSSLESS, ReadMode.COPY, transport, slots, slotBytes, 1);
+        EmulatedBackend backend = backend();
+        this.faults = backend.faults();
+        this.channel = open(backend, Delivery.LOSSLESS, ReadMode.COPY, transport, slots, slotBytes, 1);
         this.port = channel.consumer(CONSUMER).subscribeDevice(device);
     }
 
-    private static PublishChannel open(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes,
-            int maxPublishBatch) {
-        EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.builder(2).streamQueueCapacity(16).build());
+    private static EmulatedBackend backend() {
+        return new EmulatedBackend(EmulatedTopology.builder(2).streamQueueCapacity(16).build());
+    }
+
+    private static PublishChannel open(EmulatedBackend backend, Delivery delivery, ReadMode readMode, Transport transport, int slots,
+            int slotBytes, int maxPublishBatch) {
         ChannelSpec spec = ChannelSpec.builder("jcstress").producer(PRODUCER).consumers(CONSUMER).slots(slots)
                 .slotBytes(slotBytes).delivery(delivery).readMode(readMode).transport(transport).maxPublishBatch(maxPublishBatch)
                 .build();

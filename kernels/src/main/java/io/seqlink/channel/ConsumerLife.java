@@ -3,6 +3,7 @@ package io.seqlink.channel;
 import io.seqlink.backend.DeviceException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,10 +23,12 @@ final class ConsumerLife {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumerPort.class);
     private static final VarHandle STATE;
+    private static final VarHandle FAILURE;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(ConsumerLife.class, "state", ConsumerState.class);
+            FAILURE = MethodHandles.lookup().findVarHandle(ConsumerLife.class, "failure", DeviceException.class);
         } catch (ReflectiveOperationException ex) {
             throw new ExceptionInInitializerError(ex);
         }
@@ -35,7 +38,8 @@ final class ConsumerLife {
     private final DefaultPublishChannel channel;
     @SuppressWarnings("unused") // through STATE
     private volatile ConsumerState state = ConsumerState.ACTIVE;
-    private volatile Throwable failure;
+    @SuppressWarnings("unused") // set through FAILURE
+    private volatile @Nullable DeviceException failure;
 
     ConsumerLife(ConsumerPort port, DefaultPublishChannel channel) {
         this.port = port;
@@ -46,8 +50,9 @@ final class ConsumerLife {
         return (ConsumerState) STATE.getVolatile(this);
     }
 
-    Throwable failure() {
-        return failure;
+    /** Why the consumer died, or {@code null} while it is not dead (read after the state, which is set after it). */
+    @Nullable Throwable failure() {
+        return state() == ConsumerState.DEAD ? failure : null;
     }
 
     boolean pause() {
@@ -75,13 +80,18 @@ final class ConsumerLife {
         }
     }
 
+    /**
+     * The consumer dies of {@code cause}, unless it is dead or closed already. The failure is recorded BEFORE the
+     * state turns {@code DEAD} (the first failure wins), so a thread that sees the consumer dead sees why.
+     */
     void die(DeviceException cause) {
+        FAILURE.compareAndSet(this, null, cause);
         for (ConsumerState s = state(); s != ConsumerState.DEAD && s != ConsumerState.CLOSED; s = state()) {
             if (STATE.compareAndSet(this, s, ConsumerState.DEAD)) {
                 port.rounds().cancelArmed();
-                failure = cause;
-                log.error("seqlink channel '{}': consumer on device {} failed: {}", channel.name(), port.device(), cause.getMessage());
-                channel.consumerFailed(port, cause);
+                DeviceException first = failure;
+                log.error("seqlink channel '{}': consumer on device {} failed: {}", channel.name(), port.device(), first.getMessage());
+                channel.consumerFailed(port, first);
                 return;
             }
         }

@@ -377,13 +377,14 @@ public final class ConsumerPort {
 
     ConsumerSnapshot snapshot(long publishedOnDevice) {
         long ack = acked();
-        Throwable f = life.failure();
+        ConsumerState state = state(); // once: DEAD is final, and its failure was recorded before it
+        Throwable f = state == ConsumerState.DEAD ? life.failure() : null;
         // the armed counters before the device's: the host counts an empty armed round after the step's mirror
         // holds it, so the ordinary count below is never short (at most one high while a landing is counted)
         long earlyWakes = counters.get(PortCounters.C_ARMED_EARLY_WAKES);
         long released = counters.get(PortCounters.C_ARMED_RELEASED);
         long ordinaryEmpty = Math.max(0, mirror.word(ConsumerBlock.EMPTY_POLLS) - earlyWakes - released);
-        return new ConsumerSnapshot(device, transport, state(), stalled(), retrying(), ack, Math.max(0, publishedOnDevice - ack),
+        return new ConsumerSnapshot(device, transport, state, stalled(), retrying(), ack, Math.max(0, publishedOnDevice - ack),
                 counters.get(PortCounters.C_DELIVERED), counters.get(PortCounters.C_MISSED), mirror.word(ConsumerBlock.LAPS),
                 counters.get(PortCounters.C_ROUNDS), mirror.word(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released,
                 counters.get(PortCounters.C_HOST_EMPTY), counters.get(PortCounters.C_RETRIES), counters.get(PortCounters.C_DEAD_LETTERED),

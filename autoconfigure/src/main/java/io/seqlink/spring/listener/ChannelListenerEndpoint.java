@@ -29,6 +29,12 @@ public record ChannelListenerEndpoint(String id, String beanName, Object bean, M
         Objects.requireNonNull(kind, "kind");
     }
 
+    /** An endpoint without the device-listener options ({@code armedRounds} and {@code acknowledgesInKernel} false). */
+    public ChannelListenerEndpoint(String id, String beanName, Object bean, Method method, String channel, int device, Kind kind,
+            int contextIndex, int dataIndex) {
+        this(id, beanName, bean, method, channel, device, kind, contextIndex, dataIndex, false, false);
+    }
+
     /** What a listener method takes. */
     public enum Kind {
         /** One {@link io.seqlink.channel.Frame} per call. */

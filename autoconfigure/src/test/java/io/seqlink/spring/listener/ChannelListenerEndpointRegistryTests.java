@@ -46,7 +46,7 @@ class ChannelListenerEndpointRegistryTests {
                 for (int c = 0; c < CHANNELS; c++) {
                     rt.openChannel(ChannelSpec.builder("ch" + c).producer(0).consumers(1).slots(8).slotBytes(64).build());
                     endpoints.add(new ChannelListenerEndpoint("listener" + c, "target", target, onFrame, "ch" + c, 1,
-                            ChannelListenerEndpoint.Kind.FRAME, -1, 0, false, false));
+                            ChannelListenerEndpoint.Kind.FRAME, -1, 0));
                 }
                 ChannelListenerEndpointRegistry registry = new ChannelListenerEndpointRegistry(rt, RetryPolicy.defaults(),
                         (f, e) -> { }, Duration.ofSeconds(1), false);

@@ -22,6 +22,10 @@ import org.jspecify.annotations.Nullable;
  *    └──── next = handled + 1 <── DONE <── listener (+ retries, dead letters), ack step <──────────────────┘
  * </pre>
  *
+ * <p>A device listener that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its kernel} gets no consume
+ * step and no ack step: its one kernel is the round ({@link Round#consumedInKernel}); the channel puts its consume step
+ * back only where that kernel is missing (a failed armed call, a dead letter).
+ *
  * <p>An armed round ({@link ArmedRound}, enqueued by {@link RoundArming}) is a STAGED round of one frame
  * enqueued before the frame was published: its consume step waits on the stream for the frame's doorbell
  * and keeps its own acquire read, so a round released by a cancel lands empty and delivers nothing (a

@@ -116,12 +116,10 @@ __device__ inline void fill_pattern_grid(uint64_t dst, uint64_t length, uint64_t
             static_cast<uint64_t>(gridDim.x) * blockDim.x);
 }
 
-// This thread's share of the checksum fold of `length` bytes at src (XOR them over the grid, then
+// Thread `tid` of `threads`' share of the checksum fold of `length` bytes at src (XOR the shares, then
 // checksum_finish): 16-byte loads when src is 16-byte aligned, two in flight per iteration.
-__device__ inline uint64_t checksum_fold_grid(uint64_t src, uint64_t length) {
+__device__ inline uint64_t checksum_fold_part(uint64_t src, uint64_t length, uint64_t tid, uint64_t threads) {
     const uint64_t words = length >> 3;
-    const uint64_t tid = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const uint64_t threads = static_cast<uint64_t>(gridDim.x) * blockDim.x;
     uint64_t acc = 0;
     uint64_t done = 0;
     if ((src & 15) == 0) {
@@ -157,6 +155,21 @@ __device__ inline uint64_t checksum_fold_grid(uint64_t src, uint64_t length) {
         acc ^= checksum_term(tail, words);
     }
     return acc;
+}
+
+// This thread's share of the fold over the whole grid.
+__device__ inline uint64_t checksum_fold_grid(uint64_t src, uint64_t length) {
+    return checksum_fold_part(src, length, static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+            static_cast<uint64_t>(gridDim.x) * blockDim.x);
+}
+
+// Writes the checksum of `length` bytes at src into the word at out, folded by this block alone (no scratch
+// line: blocks checksumming different frames never share one). Call from every thread of the block.
+__device__ inline void checksum_block(uint64_t src, uint64_t length, uint64_t out) {
+    const uint64_t acc = grid::block_xor(checksum_fold_part(src, length, threadIdx.x, blockDim.x));
+    if (threadIdx.x == 0) {
+        st_relaxed_sys(reinterpret_cast<uint64_t*>(out), checksum_finish(acc, length));
+    }
 }
 
 // Writes the checksum of `length` bytes at src into the word at out. A grid of more than one block folds

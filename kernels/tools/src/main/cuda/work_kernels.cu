@@ -52,14 +52,21 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken_acking(
 
 // A device listener whose one kernel is the whole round (io.seqlink.bench.TakenChecksumListener's round mode;
 // DeviceFrameHandler.consumesInKernel): take_round, the checksum of each frame it took, read in place, into word
-// s % 1024 of `out`, then end_round (descriptor, counters, the acknowledgement, the mirror's ROUND). `scratch` is
-// the checksum's own Scratch line; the round's agreement and arrival use the handle's (c.scratch).
+// s % 1024 of `out`, then end_round (descriptor, counters, the acknowledgement, the mirror's ROUND). One frame:
+// the whole grid folds it through `scratch`, the checksum's own Scratch line; several: each block folds whole
+// frames alone (a grid fold per frame would share one line between frames, and a block that ran ahead to the
+// next frame would mix its share into the last one's). The round's agreement and arrival use the handle's line.
 extern "C" __global__ void __launch_bounds__(256) pattern_checksum_round(const seqlink::ConsumeArgs c, uint64_t first,
         uint64_t last, uint64_t round, uint64_t out, uint64_t scratch) {
     const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last);
-    for (uint64_t s = taken.from; s <= taken.end; s++) {
-        seqlink::checksum_grid(reinterpret_cast<uint64_t>(seqlink::device::payload(c, s)), seqlink::device::length(c, s),
-                out + 8 * (s % 1024), scratch);
+    if (taken.end == taken.from) {
+        seqlink::checksum_grid(reinterpret_cast<uint64_t>(seqlink::device::payload(c, taken.from)),
+                seqlink::device::length(c, taken.from), out + 8 * (taken.from % 1024), scratch);
+    } else {
+        for (uint64_t s = taken.from + blockIdx.x; s <= taken.end; s += gridDim.x) {
+            seqlink::checksum_block(reinterpret_cast<uint64_t>(seqlink::device::payload(c, s)), seqlink::device::length(c, s),
+                    out + 8 * (s % 1024));
+        }
     }
     seqlink::device::end_round(c, taken, round);
 }

@@ -85,4 +85,14 @@ public @interface ChannelListener {
      * backpressure. Default {@code false}; only for {@code DeviceFrames} listeners.
      */
     boolean acknowledgesInKernel() default false;
+
+    /**
+     * For a {@link io.seqlink.channel.DeviceFrames} listener: whether the one kernel the method enqueues per call
+     * is the whole round ({@link io.seqlink.channel.DeviceFrameHandler#consumesInKernel}: it begins with
+     * {@code seqlink::device::take_round} and ends with {@code end_round}, given {@code DeviceFrames.consumeHandles()},
+     * {@code first()}, {@code last()} and {@code round()}), so the channel enqueues neither its consume step nor an
+     * ack. Lossless channels only (startup fails otherwise). Default {@code false}; only for {@code DeviceFrames}
+     * listeners.
+     */
+    boolean consumesInKernel() default false;
 }

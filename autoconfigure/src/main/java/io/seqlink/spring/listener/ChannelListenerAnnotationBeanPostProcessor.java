@@ -154,8 +154,10 @@ public class ChannelListenerAnnotationBeanPostProcessor implements BeanPostProce
                     "add one, e.g. void onFrame(Frame frame)"));
             return null;
         }
-        if (kind != ChannelListenerEndpoint.Kind.DEVICE && (annotation.armedRounds() || annotation.acknowledgesInKernel())) {
-            problems.add(new Violation(where, (annotation.armedRounds() ? "armedRounds" : "acknowledgesInKernel")
+        if (kind != ChannelListenerEndpoint.Kind.DEVICE
+                && (annotation.armedRounds() || annotation.acknowledgesInKernel() || annotation.consumesInKernel())) {
+            problems.add(new Violation(where, (annotation.armedRounds() ? "armedRounds"
+                    : annotation.acknowledgesInKernel() ? "acknowledgesInKernel" : "consumesInKernel")
                     + " is set on a listener that takes no DeviceFrames", "remove it, or take a DeviceFrames and enqueue "
                     + "device work (both describe what a device listener's kernels do)"));
             return null;
@@ -164,7 +166,7 @@ public class ChannelListenerAnnotationBeanPostProcessor implements BeanPostProce
         ReflectionUtils.makeAccessible(invocable);
         String id = StringUtils.hasText(annotation.id()) ? resolve(annotation.id()) : beanName + "." + method.getName();
         return new ChannelListenerEndpoint(id, beanName, bean, invocable, channel, annotation.device(), kind, contextIndex,
-                dataIndex, annotation.armedRounds(), annotation.acknowledgesInKernel());
+                dataIndex, annotation.armedRounds(), annotation.acknowledgesInKernel(), annotation.consumesInKernel());
     }
 
     private static boolean isFrameList(Method method, int index) {

@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param dataIndex the index of its frame, batch or device-frames parameter
  * @param armedRounds a device listener that takes armed rounds ({@link ChannelListener#armedRounds})
  * @param acknowledgesInKernel a device listener whose last kernel acknowledges ({@link ChannelListener#acknowledgesInKernel})
+ * @param consumesInKernel a device listener whose one kernel is the round ({@link ChannelListener#consumesInKernel})
  */
 public record ChannelListenerEndpoint(String id, String beanName, Object bean, Method method, String channel, int device,
-        Kind kind, int contextIndex, int dataIndex, boolean armedRounds, boolean acknowledgesInKernel) {
+        Kind kind, int contextIndex, int dataIndex, boolean armedRounds, boolean acknowledgesInKernel, boolean consumesInKernel) {
 
     public ChannelListenerEndpoint {
         Objects.requireNonNull(id, "id");
@@ -29,10 +30,10 @@ public record ChannelListenerEndpoint(String id, String beanName, Object bean, M
         Objects.requireNonNull(kind, "kind");
     }
 
-    /** An endpoint without the device-listener options ({@code armedRounds} and {@code acknowledgesInKernel} false). */
+    /** An endpoint without the device-listener options ({@code armedRounds}, {@code acknowledgesInKernel}, {@code consumesInKernel} false). */
     public ChannelListenerEndpoint(String id, String beanName, Object bean, Method method, String channel, int device, Kind kind,
             int contextIndex, int dataIndex) {
-        this(id, beanName, bean, method, channel, device, kind, contextIndex, dataIndex, false, false);
+        this(id, beanName, bean, method, channel, device, kind, contextIndex, dataIndex, false, false, false);
     }
 
     /** What a listener method takes. */

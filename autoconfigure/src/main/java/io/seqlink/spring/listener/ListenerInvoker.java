@@ -85,6 +85,11 @@ final class ListenerInvoker implements FrameHandler, FrameBatchHandler, DeviceFr
     }
 
     @Override
+    public boolean consumesInKernel() {
+        return endpoint.consumesInKernel();
+    }
+
+    @Override
     public void onFrames(DeviceFrames frames) throws Exception {
         if (frames.first() == lastDeviceFirst && lastDeviceFailed) {
             deviceAttempt++;

@@ -234,6 +234,26 @@ class ChannelListenerTests {
     }
 
     @Test
+    void deviceListenerWhoseKernelIsTheWholeRoundGetsEveryFrameWithoutTheChannelsConsumeStep() {
+        runner.withBean(RoundKernelListener.class).run(context -> {
+            for (int i = 1; i <= 200; i++) {
+                TestChannels.publishLong(context.getBean("frames", PublishChannel.class), i);
+                if (i % 20 == 0) { // let the loop catch up, so it arms the next frame
+                    awaitDrained(context);
+                }
+            }
+            awaitDrained(context);
+            RoundKernelListener l = context.getBean(RoundKernelListener.class);
+            assertThat(l.taken.get()).as("every frame taken by the listener's kernel").isEqualTo(200);
+            ConsumerSnapshot c = snapshot(context);
+            assertThat(c.acknowledged()).isEqualTo(200);
+            assertThat(c.delivered()).isEqualTo(200);
+            assertThat(c.deviceReads()).as("one device read per round, the kernel's: no consume step besides: %s", c)
+                    .isEqualTo(l.rounds.get());
+        });
+    }
+
+    @Test
     void deviceListenerThatSaysItAcknowledgesInItsKernelGetsNoAckStepFromTheChannel() {
         runner.withBean(SilentDeviceListener.class).run(context -> {
             publish(context, 3);
@@ -459,6 +479,29 @@ class ChannelListenerTests {
         void onFrames(DeviceFrames frames) {
             kernels.computeIfAbsent(frames.stream(), s -> s.bindKernel(module, "acknowledge_round", KernelParam.POINTER,
                     KernelParam.POINTER)).pointer(0, frames.descriptor(), 0).pointer(1, frames.acknowledgement(), 0).launch(1, 1);
+        }
+    }
+
+    /** A device listener with all three device options: its one kernel (a Java twin) is the round. */
+    static class RoundKernelListener {
+        final AtomicInteger taken = new AtomicInteger();
+        final AtomicInteger rounds = new AtomicInteger();
+        private final KernelModule module = KernelModule.builder("spring-test", KernelImage.ofResource("no/such/image.fatbin"))
+                .emulated("round", call -> {
+                    long end = call.takeRound(0, call.u64(1), call.u64(2));
+                    if (end >= call.u64(1)) {
+                        taken.addAndGet((int) (end - call.u64(1) + 1));
+                        rounds.incrementAndGet();
+                    }
+                    call.endRound(0, call.u64(3));
+                }).build();
+        private final Map<DeviceStream, KernelCall> kernels = new ConcurrentHashMap<>();
+
+        @ChannelListener(channel = "frames", armedRounds = true, consumesInKernel = true)
+        void onFrames(DeviceFrames frames) {
+            kernels.computeIfAbsent(frames.stream(), s -> s.bindKernel(module, "round", KernelParam.CONSUME_HANDLES, KernelParam.U64,
+                    KernelParam.U64, KernelParam.U64).consumeHandles(0, frames.consumeHandles()))
+                    .u64(1, frames.first()).u64(2, frames.last()).u64(3, frames.round()).launch(1, 1);
         }
     }
 

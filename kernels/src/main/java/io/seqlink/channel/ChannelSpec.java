@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -161,6 +162,21 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
                     "set consumer-failure-policy to fail-channel, drop-consumer or keep-waiting"));
         }
         return v;
+    }
+
+    /**
+     * Refuses a device listener this channel cannot serve, as {@link ReadMode#DIRECT} is refused with
+     * {@link Delivery#LATEST}: one that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its kernel} reads
+     * frames in place with no lapping check.
+     */
+    void checkDeviceListener(int consumer, DeviceFrameHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (delivery == Delivery.LATEST && handler.consumesInKernel()) {
+            throw new IllegalArgumentException("channel '" + name + "' consumer " + consumer
+                    + ": a device listener whose consumesInKernel() is true reads frames in place with no lapping check, "
+                    + "which delivery LATEST cannot give; use delivery LOSSLESS for this channel, or a listener whose "
+                    + "consumesInKernel() is false");
+        }
     }
 
     /** Builds a {@link ChannelSpec} with defaults for everything but the name and devices. */

@@ -131,7 +131,7 @@ public final class ConsumerPort {
 
     /** Subscribes a device listener that enqueues work on each round's frames. Replaces any earlier listener from the next round. */
     public ConsumerPort subscribeDevice(DeviceFrameHandler handler) {
-        requireDeliverable(handler);
+        channel.spec().checkDeviceListener(device, handler);
         return change(s -> s.withDevice(handler), false);
     }
 
@@ -173,20 +173,9 @@ public final class ConsumerPort {
 
     /** {@link #subscribeIfNone(FrameHandler, RetryPolicy, FrameErrorHandler)} for a device listener. */
     public ConsumerPort subscribeDeviceIfNone(DeviceFrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
-        requireDeliverable(handler);
+        channel.spec().checkDeviceListener(device, handler);
         subscriptions.changeIfNone(handler, s -> s.withDevice(handler), policy, errors, false);
         return this;
-    }
-
-    /** A listener that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its kernel} reads frames in place: lossless only. */
-    private void requireDeliverable(DeviceFrameHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        if (channel.spec().delivery() == Delivery.LATEST && handler.consumesInKernel()) {
-            throw new IllegalArgumentException("channel '" + channel.spec().name() + "' consumer " + device
-                    + ": a device listener whose consumesInKernel() is true reads frames in place with no lapping check, "
-                    + "which delivery LATEST cannot give; use delivery LOSSLESS for this channel, or a listener whose "
-                    + "consumesInKernel() is false");
-        }
     }
 
     public boolean subscribed() {

@@ -215,7 +215,7 @@ final class FrameDelivery {
         r.taken = (int) (r.to - r.from + 1);
         if (delivered) {
             r.delivered = r.taken;
-            r.acknowledgedInKernel = r.consumedInKernel || r.subscription.device.acknowledgesInKernel();
+            r.acknowledgedInKernel = r.listenerAcknowledges();
         }
         latency.record(r.to, System.nanoTime());
     }

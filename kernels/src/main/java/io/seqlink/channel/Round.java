@@ -145,6 +145,11 @@ final class Round {
         }
     }
 
+    /** Whether the round's device listener acknowledges on the device: its one kernel is the round, or its last kernel acknowledges. */
+    boolean listenerAcknowledges() {
+        return consumedInKernel || (subscription.kind == Subscription.Kind.DEVICE && subscription.device.acknowledgesInKernel());
+    }
+
     /** Starts a round over {@code from..to}. */
     void begin(long number, long from, long to, Subscription subscription) {
         this.number = number;

@@ -97,7 +97,7 @@ final class RoundArming {
     private void armListener(Round r) {
         acknowledging = delivery.deliverArmed(r);
         if (acknowledging) {
-            if (!r.consumedInKernel && !r.subscription.device.acknowledgesInKernel()) { // else its kernel acknowledges
+            if (!r.listenerAcknowledges()) {
                 transport.ack.enqueueTaken();
             }
             return;
@@ -161,9 +161,7 @@ final class RoundArming {
             return false;
         }
         if (failedSeq == r.from) {
-            failedSeq = 0;
-            failure = null;
-            failedFor = null;
+            forgetFailure();
         }
         r.lastFailure = null;
         return true;
@@ -182,6 +180,10 @@ final class RoundArming {
             r.resumeAttempt = 2;
             r.lastFailure = failure;
         }
+        forgetFailure();
+    }
+
+    private void forgetFailure() {
         failedSeq = 0;
         failure = null;
         failedFor = null;

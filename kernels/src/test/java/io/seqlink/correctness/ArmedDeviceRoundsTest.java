@@ -397,7 +397,7 @@ class ArmedDeviceRoundsTest {
             List<Long> deadLettered = new CopyOnWriteArrayList<>();
             ConsumerPort port = ch.consumer(1).retryPolicy(new RetryPolicy(1, Duration.ZERO, 1.0, Duration.ZERO))
                     .errorHandler((frame, cause) -> deadLettered.add(frame.sequence()));
-            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, true);
+            ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 8, LENGTH, Ending.ACK_IN_KERNEL);
             port.subscribeDevice(listener);
             listener.failOnce(1, false);
             offer(ch, 1);

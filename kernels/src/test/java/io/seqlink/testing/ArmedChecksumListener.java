@@ -67,12 +67,7 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
      * on CUDA releases the stream's armed wait) for frames 1 to {@code frames}.
      */
     public ArmedChecksumListener(DeviceStream stream, int frames, int length) {
-        this(stream, frames, length, false);
-    }
-
-    /** The same listener, acknowledging each round in its last kernel when {@code acksInKernel} ({@link #acknowledgesInKernel}). */
-    public ArmedChecksumListener(DeviceStream stream, int frames, int length, boolean acksInKernel) {
-        this(stream, frames, length, acksInKernel ? Ending.ACK_IN_KERNEL : Ending.ACK_STEP);
+        this(stream, frames, length, Ending.ACK_STEP);
     }
 
     /** The same listener, its rounds ending as {@code ending} says. */

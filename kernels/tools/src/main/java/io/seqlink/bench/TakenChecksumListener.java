@@ -61,16 +61,7 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
     private final DeviceBuffer scratch;
     private final int blocks;
 
-    public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums) {
-        this(consumerStream, length, sums, false);
-    }
-
-    /** The same listener, acknowledging each round in its last kernel when {@code acksInKernel} ({@link #acknowledgesInKernel}). */
-    public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums, boolean acksInKernel) {
-        this(consumerStream, length, sums, acksInKernel ? Ending.ACK_IN_KERNEL : Ending.ACK_STEP);
-    }
-
-    /** The same listener, its rounds ending as {@code ending} says. */
+    /** The listener, its rounds ending as {@code ending} says. */
     public TakenChecksumListener(DeviceStream consumerStream, long length, MappedBuffer sums, Ending ending) {
         this.length = length;
         this.sums = sums;

@@ -1,5 +1,6 @@
 package io.seqlink.channel;
 
+import io.seqlink.channel.consumer.DefaultConsumerPort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -128,8 +129,8 @@ final class ChannelDrain {
             return true;
         }
         try {
-            for (ConsumerPort p : ch.portArray()) {
-                if (p.gates() && p.state() != ConsumerState.DEAD && !p.seat().deliversOn(caller) && p.acked() < target) {
+            for (DefaultConsumerPort p : ch.portArray()) {
+                if (p.gates() && p.state() != ConsumerState.DEAD && !p.deliversOn(caller) && p.acknowledged() < target) {
                     return false;
                 }
             }
@@ -162,15 +163,16 @@ final class ChannelDrain {
         boolean inside = ch.enterObserver();
         try {
             long published = Math.max(target, inside ? ch.publishedOnDevice() : target);
-            for (ConsumerPort p : ch.portArray()) {
-                p.stop(); // its deliverer hands no further frame (it checks between frames), then the count is sealed
-                long acked = p.acked();
-                long left = Math.max(0, published - Math.max(acked, p.rounds().round().sealHanded()));
+            for (DefaultConsumerPort p : ch.portArray()) {
+                p.stop();
+                long handed = p.sealDeliveries(); // no listener call begins from here: the handed count is final
+                long acked = p.acknowledged();
+                long left = Math.max(0, published - Math.max(acked, handed));
                 if (left > 0) {
                     undelivered.put(p.device(), left);
                 }
                 drained &= acked >= published;
-                String listener = !p.seat().deliversOn(caller) && p.seat().listenerInCall() ? p.subscription().describe() : null;
+                String listener = !p.deliversOn(caller) && p.listenerInCall() ? p.listenerDescription() : null;
                 if (listener != null && acked < published) {
                     stuck.put(p.device(), listener);
                 }

@@ -1,6 +1,9 @@
 package io.seqlink.channel;
 
 import io.seqlink.backend.DeviceStream;
+import io.seqlink.channel.consumer.DefaultConsumerPort;
+import io.seqlink.channel.consumer.ListenerThreads;
+import io.seqlink.channel.memory.MemoryGuard;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -94,7 +97,7 @@ final class ChannelLife {
     ChannelFailedException fail(Throwable cause, int device) {
         for (Phase p = phase.get(); p.state() != ChannelState.FAILED && p.state() != ChannelState.CLOSED; p = phase.get()) {
             if (phase.compareAndSet(p, new Phase(ChannelState.FAILED, cause))) {
-                for (ConsumerPort port : channel.portArray()) {
+                for (DefaultConsumerPort port : channel.portArray()) {
                     port.stop();
                 }
                 log.error("seqlink channel '{}' failed and is closed: {}", channel.name(), cause.getMessage());
@@ -135,7 +138,7 @@ final class ChannelLife {
      */
     boolean admitsProducer() {
         return phase.get() == OPEN // OPEN is one instance: the check is a load and a compare
-                || (state() == ChannelState.DRAINING && admitListeners && DeliveryWorker.onListenerThread());
+                || (state() == ChannelState.DRAINING && admitListeners && ListenerThreads.current());
     }
 
     void exitProducer() {
@@ -199,7 +202,7 @@ final class ChannelLife {
         if (observers.enter()) {
             try {
                 finalPublished = channel.producerTransport().publishedOnDevice();
-                for (ConsumerPort p : channel.portArray()) {
+                for (DefaultConsumerPort p : channel.portArray()) {
                     p.freeze();
                 }
             } finally {
@@ -210,8 +213,8 @@ final class ChannelLife {
         toClosed();
         producers.shut();
         observers.shut();
-        for (ConsumerPort p : channel.portArray()) {
-            p.guard().shut();
+        for (DefaultConsumerPort p : channel.portArray()) {
+            p.shutMemory();
         }
         events.channelClosed(channel);
     }

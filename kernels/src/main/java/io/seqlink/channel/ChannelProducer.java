@@ -74,9 +74,9 @@ final class ChannelProducer {
     /** The slowest acknowledgement over consumers that hold the producer back (none: no limit). */
     private long slowestAcknowledged() {
         long slowest = Long.MAX_VALUE;
-        for (ConsumerPort p : channel.portArray()) {
+        for (io.seqlink.channel.consumer.DefaultConsumerPort p : channel.portArray()) {
             if (p.gates()) {
-                slowest = Math.min(slowest, p.acked());
+                slowest = Math.min(slowest, p.mirrorAcknowledged());
             }
         }
         return slowest;

@@ -1,6 +1,9 @@
 package io.seqlink.channel;
 
 import io.seqlink.backend.Backend;
+import io.seqlink.channel.consumer.DefaultConsumerPort;
+import io.seqlink.channel.consumer.ListenerThreads;
+import io.seqlink.channel.consumer.PortDriver;
 import io.seqlink.topology.Transport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,13 +37,16 @@ public final class Channels {
     }
 
     /** The consumer ports of a channel this package opened. */
-    public static List<ConsumerPort> ports(PublishChannel channel) {
+    public static List<DefaultConsumerPort> ports(PublishChannel channel) {
         return own(channel).ports();
     }
 
     /** The launcher's hold on a port: it becomes the port's only poller once engaged. */
     public static PortDriver driver(ConsumerPort port) {
-        return port.driver();
+        if (port instanceof DefaultConsumerPort p) {
+            return p.driver();
+        }
+        throw new IllegalArgumentException("not a seqlink consumer port: " + port);
     }
 
     /**
@@ -48,7 +54,7 @@ public final class Channels {
      * another channel while a runtime drains all its channels together is still admitted.
      */
     public static Thread listenerThread(Runnable task, String name) {
-        return new DeliveryWorker.ListenerThread(task, name);
+        return ListenerThreads.create(task, name);
     }
 
     /** Fails a channel this package opened, e.g. because its device failed elsewhere. */
@@ -60,7 +66,7 @@ public final class Channels {
 
     /** Marks the consumer on {@code device} dead because its device failed elsewhere. */
     public static void consumerDeviceLost(PublishChannel channel, int device, Throwable cause) {
-        for (ConsumerPort p : ports(channel)) {
+        for (DefaultConsumerPort p : ports(channel)) {
             if (p.device() == device) {
                 p.deviceLost(cause);
             }

@@ -7,6 +7,8 @@ import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
+import io.seqlink.channel.consumer.DefaultConsumerPort;
+import io.seqlink.channel.consumer.ProducerView;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.topology.Transport;
 import java.nio.ByteBuffer;
@@ -38,7 +40,7 @@ final class DefaultPublishChannel implements PublishChannel {
     private final PublishTimes publishTimes;
     private final ChannelLife life;
     private final ProducerTransport producer;
-    private final ConsumerPort[] ports;
+    private final DefaultConsumerPort[] ports;
     private final List<Integer> consumerDevices;
     private final ChannelProducer calls;
 
@@ -54,10 +56,12 @@ final class DefaultPublishChannel implements PublishChannel {
             this.producer = new ProducerTransport(backend.device(spec.producer()), spec.name(), geometry, spec.armedRounds(),
                     resources);
             List<PublishBinding.PushTarget> pushTargets = new ArrayList<>();
-            this.ports = new ConsumerPort[consumerDevices.size()];
+            this.ports = new DefaultConsumerPort[consumerDevices.size()];
+            ProducerView view = new PortView();
             for (int i = 0; i < ports.length; i++) {
                 int device = consumerDevices.get(i);
-                ports[i] = new ConsumerPort(this, backend, device, transports.get(device), pushTargets, resources, life::guardQuiet);
+                ports[i] = new DefaultConsumerPort(backend, spec, device, transports.get(device), producer.control, producer.ring,
+                        producer.doorbells, view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause));
             }
             producer.bindPublish(spec.maxPublishBatch(), pushTargets);
             ok = true;
@@ -74,7 +78,7 @@ final class DefaultPublishChannel implements PublishChannel {
 
     private String describeTransports() {
         StringBuilder sb = new StringBuilder();
-        for (ConsumerPort p : ports) {
+        for (DefaultConsumerPort p : ports) {
             sb.append(sb.length() > 0 ? ", " : "").append(p.device()).append('=').append(p.transport());
         }
         return sb.toString();
@@ -115,12 +119,12 @@ final class DefaultPublishChannel implements PublishChannel {
         return producer;
     }
 
-    List<ConsumerPort> ports() {
+    List<DefaultConsumerPort> ports() {
         return List.of(ports);
     }
 
     /** The ports themselves, for the hot paths: no list made per call. Not to be changed. */
-    ConsumerPort[] portArray() {
+    DefaultConsumerPort[] portArray() {
         return ports;
     }
 
@@ -254,7 +258,7 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public ConsumerPort consumer(int device) {
-        for (ConsumerPort p : ports) {
+        for (DefaultConsumerPort p : ports) {
             if (p.device() == device) {
                 return p;
             }
@@ -269,7 +273,7 @@ final class DefaultPublishChannel implements PublishChannel {
         try {
             long publishedOnDevice = publishedOnDevice();
             List<ConsumerSnapshot> consumers = new ArrayList<>(ports.length);
-            for (ConsumerPort p : ports) {
+            for (DefaultConsumerPort p : ports) {
                 consumers.add(p.snapshot(publishedOnDevice));
             }
             Throwable f = failure();
@@ -286,13 +290,13 @@ final class DefaultPublishChannel implements PublishChannel {
     // ---- failure and life -------------------------------------------------------------------
 
     /** A consumer's device failed: apply the channel's policy. */
-    void consumerFailed(ConsumerPort port, DeviceException cause) {
+    private void consumerFailed(int device, DeviceException cause) {
         switch (spec.consumerFailurePolicy()) {
-            case FAIL_CHANNEL -> life.fail(cause, port.device());
+            case FAIL_CHANNEL -> life.fail(cause, device);
             case DROP_CONSUMER -> log.error("seqlink channel '{}': consumer on device {} is dead and dropped: {}", name(),
-                    port.device(), cause.getMessage());
+                    device, cause.getMessage());
             case KEEP_WAITING -> log.error("seqlink channel '{}': consumer on device {} is dead; the producer keeps waiting "
-                    + "for it (consumer-failure-policy=keep-waiting): {}", name(), port.device(), cause.getMessage());
+                    + "for it (consumer-failure-policy=keep-waiting): {}", name(), device, cause.getMessage());
         }
         if (cause.sticky()) {
             life.events().deviceFailed(cause.device(), cause);
@@ -314,5 +318,23 @@ final class DefaultPublishChannel implements PublishChannel {
     @Override
     public String toString() {
         return "PublishChannel[" + name() + ", " + state() + "]";
+    }
+
+    /** What the ports read of the producer. */
+    private final class PortView implements ProducerView {
+        @Override
+        public long publishedOnDevice() {
+            return DefaultPublishChannel.this.publishedOnDevice();
+        }
+
+        @Override
+        public long publishedCount() {
+            return DefaultPublishChannel.this.publishedCount();
+        }
+
+        @Override
+        public long publishTime(long sequence) {
+            return publishTimes.of(sequence);
+        }
     }
 }

@@ -39,7 +39,7 @@ final class ProducerTransport {
     final DeviceBuffer ring;
     final MappedBuffer staging;
     final MappedBuffer mirror;
-    /** The armed rounds' doorbell ring ({@link ArmedRound}): {@code 2 x slots} words; {@code null} when no consumer arms. */
+    /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
     final @Nullable MappedBuffer doorbells;
     private final ByteBuffer[] stagingViews;
     private PublishKernel publishKernel;
@@ -52,7 +52,7 @@ final class ProducerTransport {
         this.ring = track(resources, producer.allocate(geometry.ringBytes()));
         this.staging = track(resources, producer.allocateMapped(geometry.ringBytes()));
         this.mirror = track(resources, producer.allocateMapped(ControlBlock.BYTES));
-        this.doorbells = doorbells ? track(resources, producer.allocateMapped(8L * ArmedRound.doorbellCount(geometry))) : null;
+        this.doorbells = doorbells ? track(resources, producer.allocateMapped(8L * geometry.doorbellWords())) : null;
         this.stagingViews = new ByteBuffer[geometry.slots()];
         ByteBuffer all = staging.byteBuffer();
         for (int s = 0; s < geometry.slots(); s++) {

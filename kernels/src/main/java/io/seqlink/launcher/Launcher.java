@@ -3,7 +3,7 @@ package io.seqlink.launcher;
 import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerState;
-import io.seqlink.channel.PortDriver;
+import io.seqlink.channel.consumer.PortDriver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

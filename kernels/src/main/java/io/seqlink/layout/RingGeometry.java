@@ -47,6 +47,14 @@ public record RingGeometry(int slots, long slotBytes, long stride) {
     }
 
     /** Bytes of the whole ring. */
+    /**
+     * Words of the armed rounds' doorbell ring for this ring: two laps ({@code 2 x slots}), so a host that arms frame
+     * {@code s} after seeing {@code s - 1} published knows the previous lap's store to word {@code s % n} landed.
+     */
+    public int doorbellWords() {
+        return 2 * slots;
+    }
+
     public long ringBytes() {
         return stride * slots;
     }

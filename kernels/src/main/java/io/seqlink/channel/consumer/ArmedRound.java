@@ -1,12 +1,11 @@
-package io.seqlink.channel;
+package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
-import io.seqlink.layout.RingGeometry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A port's pre-armed round (issue 12): when the port has caught up, its poller enqueues the next
+ * A port's pre-armed round: when the port has caught up, its poller enqueues the next
  * frame's round before the frame exists, behind a stream wait on the frame's doorbell, so the consume
  * step runs as soon as the producer publishes, without the host seeing the publish first.
  *
@@ -64,11 +63,6 @@ final class ArmedRound {
         this.count = (int) (doorbells.bytes() >>> 3);
         this.stream = stream;
         this.maxArmedNanos = maxArmedNanos;
-    }
-
-    /** The doorbell ring's length in words for a ring of this shape: two laps. */
-    static int doorbellCount(RingGeometry geometry) {
-        return 2 * geometry.slots();
     }
 
     /** The port's armed round, or {@code null} when the channel has no doorbells. */

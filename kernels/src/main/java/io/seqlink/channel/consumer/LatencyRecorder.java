@@ -1,6 +1,7 @@
-package io.seqlink.channel;
+package io.seqlink.channel.consumer;
 
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Publish-to-ack latency of delivered frames: the port's latency counters (count, total, max) and an
@@ -9,12 +10,12 @@ import java.util.function.LongConsumer;
  */
 final class LatencyRecorder {
 
-    private final PublishTimes publishTimes;
+    private final ProducerView producer;
     private final CounterSet counters;
-    private volatile LongConsumer recorder;
+    private volatile @Nullable LongConsumer recorder;
 
-    LatencyRecorder(PublishTimes publishTimes, CounterSet counters) {
-        this.publishTimes = publishTimes;
+    LatencyRecorder(ProducerView producer, CounterSet counters) {
+        this.producer = producer;
         this.counters = counters;
     }
 
@@ -32,12 +33,12 @@ final class LatencyRecorder {
             return;
         }
         long now = System.nanoTime();
-        LongConsumer r = recorder;
+        @Nullable LongConsumer r = recorder;
         long count = 0;
         long total = 0;
         long max = 0;
         for (long s = from; s <= to; s++) {
-            long published = publishTimes.of(s);
+            long published = producer.publishTime(s);
             long nanos = now - published;
             if (published == 0 || nanos < 0 || !host.holds(s)) {
                 continue;
@@ -58,7 +59,7 @@ final class LatencyRecorder {
 
     /** One frame delivered at {@code nowNanos}. */
     void record(long sequence, long nowNanos) {
-        long published = publishTimes.of(sequence);
+        long published = producer.publishTime(sequence);
         long nanos = nowNanos - published;
         if (published == 0 || nanos < 0) {
             return;
@@ -66,7 +67,7 @@ final class LatencyRecorder {
         counters.increment(PortCounters.C_LAT_COUNT);
         counters.add(PortCounters.C_LAT_TOTAL, nanos);
         counters.max(PortCounters.C_LAT_MAX, nanos);
-        LongConsumer r = recorder;
+        @Nullable LongConsumer r = recorder;
         if (r != null) {
             r.accept(nanos);
         }

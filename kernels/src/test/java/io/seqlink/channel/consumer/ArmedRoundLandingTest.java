@@ -1,4 +1,4 @@
-package io.seqlink.channel;
+package io.seqlink.channel.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,13 @@
-package io.seqlink.channel;
+package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.channel.Frame;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.AbstractList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The pinned host ring a host listener reads frames from, with the flyweights handed to listeners: one
@@ -37,7 +39,7 @@ final class HostRing {
     }
 
     /** The frame for {@code sequence}, or {@code null} when its staged stamp shows it was overwritten. */
-    HostFrame frame(long sequence, int attempt) {
+    @Nullable HostFrame frame(long sequence, int attempt) {
         HostFrame f = frames[geometry.slotOf(sequence)];
         if (!holds(sequence)) {
             return null;

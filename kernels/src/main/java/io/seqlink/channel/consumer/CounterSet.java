@@ -1,4 +1,4 @@
-package io.seqlink.channel;
+package io.seqlink.channel.consumer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -45,5 +45,18 @@ final class CounterSet {
 
     long get(int counter) {
         return (long) SLOT.getOpaque(values, counter + PAD);
+    }
+
+    /** Owner only: raises the counter to {@code value} with release order, for a reader that acquires it ({@link #getAcquire}). */
+    void raiseRelease(int counter, long value) {
+        int i = counter + PAD;
+        if ((long) SLOT.getOpaque(values, i) < value) {
+            SLOT.setRelease(values, i, value);
+        }
+    }
+
+    /** The counter with acquire order: every counter its owner wrote before the matching {@link #raiseRelease} is visible. */
+    long getAcquire(int counter) {
+        return (long) SLOT.getAcquire(values, counter + PAD);
     }
 }

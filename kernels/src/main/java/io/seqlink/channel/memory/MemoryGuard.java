@@ -1,4 +1,4 @@
-package io.seqlink.channel;
+package io.seqlink.channel.memory;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -14,8 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   users >= 0         open: that many threads (or nested calls) inside
  *   users <  0         shut: MIN_VALUE + those still inside; reaching MIN_VALUE runs onQuiet, once
  * </pre>
+ *
+ * <p>Every method is safe from any thread: the count changes only by compare-and-set.
  */
-final class MemoryGuard {
+public final class MemoryGuard {
 
     private static final int SHUT = Integer.MIN_VALUE;
 
@@ -23,12 +25,12 @@ final class MemoryGuard {
     private final Runnable onQuiet;
 
     /** @param onQuiet runs once, on the thread that leaves the shut guard last (or shuts it empty) */
-    MemoryGuard(Runnable onQuiet) {
+    public MemoryGuard(Runnable onQuiet) {
         this.onQuiet = onQuiet;
     }
 
     /** Enters unless shut; a {@code true} must be paired with {@link #exit()}. */
-    boolean enter() {
+    public boolean enter() {
         for (;;) {
             int u = users.get();
             if (u < 0) {
@@ -40,14 +42,14 @@ final class MemoryGuard {
         }
     }
 
-    void exit() {
+    public void exit() {
         if (users.decrementAndGet() == SHUT) {
             onQuiet.run();
         }
     }
 
     /** Shuts the guard to newcomers (idempotent). */
-    void shut() {
+    public void shut() {
         for (;;) {
             int u = users.get();
             if (u < 0) {
@@ -63,7 +65,7 @@ final class MemoryGuard {
     }
 
     /** Threads inside now, open or shut. */
-    int inside() {
+    public int inside() {
         int u = users.get();
         return u >= 0 ? u : u - SHUT;
     }

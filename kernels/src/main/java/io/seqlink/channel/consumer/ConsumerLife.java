@@ -1,27 +1,31 @@
-package io.seqlink.channel;
+package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.DeviceException;
+import io.seqlink.channel.ConsumerState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A consumer's state, changed only by compare-and-set, and its failure. Pause and resume never undo
- * {@code DEAD} or {@code CLOSED}; whichever of close and death comes first wins, and each cancels the
- * armed stream wait (a stream wait never times out).
+ * A consumer's state, changed only by compare-and-set, and its failure. Pause and resume never undo {@code DEAD}
+ * or {@code CLOSED}; whichever of close and death comes first wins. Leaving {@code ACTIVE} runs {@code onLeave}
+ * (the port releases its armed round: a stream wait never times out).
  *
  * <pre>
  *   ACTIVE <──pause/resume──> PAUSED
  *     \                         \
  *      └──channel closed────────┴──> CLOSED
- *      └──device failed─────────┴──> DEAD    (applies the channel's consumer-failure policy once)
+ *      └──device failed─────────┴──> DEAD    (onDeath runs once: the channel applies its consumer-failure policy)
  * </pre>
+ *
+ * <p>Every method is safe from any thread.
  */
 final class ConsumerLife {
 
-    private static final Logger log = LoggerFactory.getLogger(ConsumerPort.class);
+    private static final Logger log = LoggerFactory.getLogger(ConsumerLife.class);
     private static final VarHandle STATE;
     private static final VarHandle FAILURE;
 
@@ -34,47 +38,56 @@ final class ConsumerLife {
         }
     }
 
-    private final ConsumerPort port;
-    private final DefaultPublishChannel channel;
+    private final String channel;
+    private final int device;
+    private final boolean gatesWhenDead;
+    private final Runnable onLeave;
+    private final Consumer<DeviceException> onDeath;
     @SuppressWarnings("unused") // through STATE
     private volatile ConsumerState state = ConsumerState.ACTIVE;
     @SuppressWarnings("unused") // set through FAILURE
     private volatile @Nullable DeviceException failure;
 
-    ConsumerLife(ConsumerPort port, DefaultPublishChannel channel) {
-        this.port = port;
+    /**
+     * @param gatesWhenDead whether the producer keeps waiting for a dead consumer's acknowledgements (the
+     *                      channel's {@code keep-waiting} policy)
+     * @param onLeave       runs on the thread that moves the consumer out of {@code ACTIVE}
+     * @param onDeath       runs once, on the thread that killed the consumer, after the state turned {@code DEAD}
+     */
+    ConsumerLife(String channel, int device, boolean gatesWhenDead, Runnable onLeave, Consumer<DeviceException> onDeath) {
         this.channel = channel;
+        this.device = device;
+        this.gatesWhenDead = gatesWhenDead;
+        this.onLeave = onLeave;
+        this.onDeath = onDeath;
     }
 
     ConsumerState state() {
         return (ConsumerState) STATE.getVolatile(this);
     }
 
-    /** Why the consumer died, or {@code null} while it is not dead (read after the state, which is set after it). */
+    /** Why the consumer died, or {@code null} while it is not dead (recorded before the state turns {@code DEAD}). */
     @Nullable Throwable failure() {
         return state() == ConsumerState.DEAD ? failure : null;
     }
 
     boolean pause() {
         if (STATE.compareAndSet(this, ConsumerState.ACTIVE, ConsumerState.PAUSED)) {
-            port.rounds().cancelArmed(); // a paused consumer holds no stream wait
+            onLeave.run(); // a paused consumer holds no stream wait
             return true;
         }
         return false;
     }
 
     boolean resume() {
-        if (STATE.compareAndSet(this, ConsumerState.PAUSED, ConsumerState.ACTIVE)) {
-            port.markProgress();
-            return true;
-        }
-        return false;
+        return STATE.compareAndSet(this, ConsumerState.PAUSED, ConsumerState.ACTIVE);
     }
 
+    /** The channel closed: {@code CLOSED}, unless the consumer died first. */
     void stop() {
         for (ConsumerState s = state(); s != ConsumerState.DEAD && s != ConsumerState.CLOSED; s = state()) {
             if (STATE.compareAndSet(this, s, ConsumerState.CLOSED)) {
-                port.rounds().cancelArmed(); // before the channel's streams close: a stream wait never times out
+                onLeave.run(); // before the channel's streams close
                 return;
             }
         }
@@ -88,10 +101,10 @@ final class ConsumerLife {
         FAILURE.compareAndSet(this, null, cause);
         for (ConsumerState s = state(); s != ConsumerState.DEAD && s != ConsumerState.CLOSED; s = state()) {
             if (STATE.compareAndSet(this, s, ConsumerState.DEAD)) {
-                port.rounds().cancelArmed();
-                DeviceException first = failure;
-                log.error("seqlink channel '{}': consumer on device {} failed: {}", channel.name(), port.device(), first.getMessage());
-                channel.consumerFailed(port, first);
+                onLeave.run();
+                DeviceException first = (DeviceException) FAILURE.getVolatile(this);
+                log.error("seqlink channel '{}': consumer on device {} failed: {}", channel, device, first.getMessage());
+                onDeath.accept(first);
                 return;
             }
         }
@@ -109,6 +122,6 @@ final class ConsumerLife {
 
     /** Whether the producer waits for this consumer's acknowledgements (lossless backpressure). */
     boolean gates() {
-        return state() != ConsumerState.DEAD || channel.spec().consumerFailurePolicy() == ConsumerFailurePolicy.KEEP_WAITING;
+        return state() != ConsumerState.DEAD || gatesWhenDead;
     }
 }

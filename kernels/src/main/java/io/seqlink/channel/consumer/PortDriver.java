@@ -1,0 +1,93 @@
+package io.seqlink.channel.consumer;
+
+/**
+ * The launcher's hold on one consumer port: while engaged, the launcher's device loop is the port's only poller and
+ * every user {@code poll} is refused; what could hold the loop up (retries, a listener that blocked it once) runs on
+ * the port's own listener thread.
+ *
+ * <table>
+ * <caption>Threading contract</caption>
+ * <tr><th>method</th><th>who calls it</th></tr>
+ * <tr><td>{@link #engage}, {@link #disengage}, {@link #release}</td><td>the launcher (start, stop), any thread</td></tr>
+ * <tr><td>{@link #poll}</td><td>the engaged device loop thread (any other gets 0)</td></tr>
+ * <tr><td>{@link #inListener}, {@link #listenerCalls}, {@link #delegate}</td><td>the launcher's watchdog</td></tr>
+ * <tr><td>{@link #checkStall}</td><td>the launcher's watchdog thread (the stall counter's one writer)</td></tr>
+ * </table>
+ */
+public final class PortDriver {
+
+    private final DefaultConsumerPort port;
+    private final PollerSeat seat;
+    private final Rounds rounds;
+    private final Attempts attempts;
+
+    PortDriver(DefaultConsumerPort port, PollerSeat seat, Rounds rounds, Attempts attempts) {
+        this.port = port;
+        this.seat = seat;
+        this.rounds = rounds;
+        this.attempts = attempts;
+    }
+
+    public DefaultConsumerPort port() {
+        return port;
+    }
+
+    /** Makes {@code loop} the port's poller: user polls are refused from now on. Idempotent for the same loop. */
+    public void engage(Thread loop) {
+        seat.engage(loop);
+    }
+
+    /**
+     * Gives the port back to users (the launcher stopped); its listener thread stops, waited for until
+     * {@code deadlineNanos} (a listener still in a call then returns on its own).
+     */
+    public void disengage(long deadlineNanos) {
+        seat.disengage();
+        rounds.stopListenerThread(deadlineNanos);
+    }
+
+    /**
+     * One round step, the listener inline unless a retry is due or it once held the loop up; the frames a finished
+     * round handled. 0 from any thread but the engaged loop.
+     */
+    public int poll(int maxFrames) {
+        if (!seat.takeAsLoop()) {
+            return 0;
+        }
+        try {
+            return port.step(maxFrames, seat.delegated() ? Rounds.LOOP_DELEGATED : Rounds.LOOP);
+        } finally {
+            seat.leave();
+        }
+    }
+
+    /** Whether the loop is inside this port's listener (or dead-letter hook) now, one it may hand over. */
+    public boolean inListener() {
+        return seat.loopDeliversInline() && attempts.attempt() > 0 && !rounds.withListenerThread();
+    }
+
+    /** Listener calls the port has made so far: a count that stands still while one call lasts. */
+    public long listenerCalls() {
+        return attempts.calls();
+    }
+
+    /** The port's listener held the loop up: its rounds go to its own thread until they are quick again. */
+    public void delegate() {
+        seat.delegate();
+    }
+
+    /** Stops the port's listener thread once its round is done (a closed port's), without waiting for it. */
+    public void release() {
+        rounds.stopListenerThread(System.nanoTime());
+    }
+
+    /** The watchdog's look at the port: whether it is stalled now. */
+    public boolean checkStall(long nowNanos) {
+        return port.checkStall(nowNanos);
+    }
+
+    @Override
+    public String toString() {
+        return "PortDriver[" + port + "]";
+    }
+}

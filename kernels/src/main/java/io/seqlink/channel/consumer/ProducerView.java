@@ -1,0 +1,19 @@
+package io.seqlink.channel.consumer;
+
+/**
+ * What a consumer port reads of its channel's producer: how far the producer published, on the device and as
+ * enqueued, and when a frame was published. Implemented by the channel that owns the port; every method is safe
+ * from any thread and never waits. The caller holds the channel's memory (its memory guard), so a device mirror
+ * read here is never read after it was freed; once the channel closed, the final values answer.
+ */
+public interface ProducerView {
+
+    /** {@code publish_seq} as the producer's host mirror shows it: the frames the device has published. */
+    long publishedOnDevice();
+
+    /** Frames whose publish step the producer enqueued (published on the host), a count that only grows. */
+    long publishedCount();
+
+    /** When {@code sequence} was published, by {@link System#nanoTime()}; 0 when not known. */
+    long publishTime(long sequence);
+}

@@ -2,6 +2,7 @@ package io.seqlink;
 
 import io.seqlink.backend.Backend;
 import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.consumer.Transports;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.topology.LinkClass;
 import io.seqlink.topology.LinkVerdict;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,21 +100,8 @@ final class LinkSelection {
     }
 
     /** Why the forced transport {@code t} cannot serve {@code producer -> consumer}, or {@code null}. */
-    String forcedTransportProblem(Transport t, int producer, int consumer) {
-        switch (t) {
-            case SAME_DEVICE:
-                return producer == consumer ? null : "transport same-device needs consumer " + consumer + " on device " + producer;
-            case PEER_ATOMIC:
-                return producer == consumer || backend.linkAttributes(consumer, producer).accessSupported() ? null
-                        : "transport peer-atomic needs device " + consumer + " to address device " + producer
-                        + "'s memory, which the driver does not allow";
-            case PEER_COPY:
-                return producer == consumer || backend.linkAttributes(producer, consumer).accessSupported() ? null
-                        : "transport peer-copy needs device " + producer + " to write device " + consumer
-                        + "'s memory, which the driver does not allow";
-            default:
-                return null;
-        }
+    @Nullable String forcedTransportProblem(Transport t, int producer, int consumer) {
+        return Transports.problem(t, backend, producer, consumer);
     }
 
     /** The transport for {@code consumer} of {@code spec}: forced, or from the verdict under the policy. */

@@ -21,19 +21,4 @@ public enum Transport {
             case HOST_STAGED -> HOST_STAGED;
         };
     }
-
-    /** The link class this transport corresponds to ({@link #SAME_DEVICE} counts as {@link LinkClass#PEER_ATOMIC}). */
-    public LinkClass linkClass() {
-        return switch (this) {
-            case PEER_ATOMIC, SAME_DEVICE -> LinkClass.PEER_ATOMIC;
-            case PEER_COPY -> LinkClass.PEER_COPY;
-            case HOST_STAGED -> LinkClass.HOST_STAGED;
-            case AUTO -> throw new IllegalStateException("AUTO is not a transport");
-        };
-    }
-
-    /** Whether the producer pushes into a replica for this transport. */
-    public boolean pushes() {
-        return this == PEER_COPY || this == HOST_STAGED;
-    }
 }

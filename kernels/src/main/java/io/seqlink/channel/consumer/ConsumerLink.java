@@ -9,6 +9,7 @@ import io.seqlink.topology.Transport;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a consumer reaches its channel's control block and ring over one transport: the consume step is the same
@@ -35,6 +36,12 @@ interface ConsumerLink {
     }
 
     Transport transport();
+
+    /**
+     * Why this link cannot serve {@code producer -> consumer} on {@code backend} (what the driver does not allow), or
+     * {@code null} when it can. Asked before a channel forced onto this transport allocates anything.
+     */
+    @Nullable String problem(Backend backend, int producer, int consumer);
 
     /** Sets the link up (allocations are tracked in {@code setup}) and returns what the consume step reads. */
     Source attach(Setup setup);
@@ -71,6 +78,13 @@ interface ConsumerLink {
         }
 
         @Override
+        public @Nullable String problem(Backend backend, int producer, int consumer) {
+            return producer == consumer || backend.linkAttributes(consumer, producer).accessSupported() ? null
+                    : "transport peer-atomic needs device " + consumer + " to address device " + producer
+                    + "'s memory, which the driver does not allow";
+        }
+
+        @Override
         public Source attach(Setup s) {
             s.backend().enablePeerAccess(s.consumer().ordinal(), s.producer());
             return new Source(s.producerControl(), s.producerRing());
@@ -82,6 +96,11 @@ interface ConsumerLink {
         @Override
         public Transport transport() {
             return Transport.SAME_DEVICE;
+        }
+
+        @Override
+        public @Nullable String problem(Backend backend, int producer, int consumer) {
+            return producer == consumer ? null : "transport same-device needs consumer " + consumer + " on device " + producer;
         }
 
         @Override
@@ -98,6 +117,13 @@ interface ConsumerLink {
         }
 
         @Override
+        public @Nullable String problem(Backend backend, int producer, int consumer) {
+            return producer == consumer || backend.linkAttributes(producer, consumer).accessSupported() ? null
+                    : "transport peer-copy needs device " + producer + " to write device " + consumer
+                    + "'s memory, which the driver does not allow";
+        }
+
+        @Override
         public Source attach(Setup s) {
             s.backend().enablePeerAccess(s.producer(), s.consumer().ordinal());
             return replica(s, s.track(s.consumer().allocate(io.seqlink.layout.ControlBlock.BYTES)),
@@ -110,6 +136,11 @@ interface ConsumerLink {
         @Override
         public Transport transport() {
             return Transport.HOST_STAGED;
+        }
+
+        @Override
+        public @Nullable String problem(Backend backend, int producer, int consumer) {
+            return null; // pinned host memory every device reaches: the fallback serves every link
         }
 
         @Override

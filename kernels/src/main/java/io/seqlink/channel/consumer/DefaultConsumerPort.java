@@ -98,7 +98,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         this.rounds = new Rounds("seqlink-listener-" + channel + "-" + device, steps, subscriptions, attempts, life, producer, counters,
                 stall, seat, guard, armed, spec.geometry(), spec.delivery() == Delivery.LATEST, spec.maxPublishBatch());
         this.deliveries = new DeliveryContext(channel, device, spec.geometry(), steps, attempts, counters, latency, armed != null);
-        this.driver = new PortDriver(this, seat, rounds, attempts);
+        this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall);
     }
 
     // ---- description ------------------------------------------------------------------------------------------
@@ -328,25 +328,9 @@ public final class DefaultConsumerPort implements ConsumerPort {
         }
         seat.takeAsUser();
         try {
-            return step(maxFrames, Rounds.USER);
+            return rounds.poll(maxFrames, Rounds.USER);
         } finally {
             seat.leave();
-        }
-    }
-
-    /** One round step on the poller's thread (it holds the seat), inside the memory guard; a device error kills the consumer. */
-    int step(int maxFrames, int mode) {
-        ConsumerState s = state();
-        if (s == ConsumerState.CLOSED || s == ConsumerState.DEAD || !guard.enter()) {
-            return 0;
-        }
-        try {
-            return rounds.step(maxFrames, mode);
-        } catch (DeviceException ex) {
-            life.die(ex);
-            return 0;
-        } finally {
-            guard.exit();
         }
     }
 

@@ -1,5 +1,7 @@
 package io.seqlink.channel.consumer;
 
+import java.util.function.LongPredicate;
+
 /**
  * The launcher's hold on one consumer port: while engaged, the launcher's device loop is the port's only poller and
  * every user {@code poll} is refused; what could hold the loop up (retries, a listener that blocked it once) runs on
@@ -20,14 +22,18 @@ public final class PortDriver {
     private final PollerSeat seat;
     private final Rounds rounds;
     private final Attempts attempts;
+    private final LongPredicate stallCheck;
 
-    PortDriver(DefaultConsumerPort port, PollerSeat seat, Rounds rounds, Attempts attempts) {
+    /** @param stallCheck the port's stall check at a given time: whether it is stalled now */
+    PortDriver(DefaultConsumerPort port, PollerSeat seat, Rounds rounds, Attempts attempts, LongPredicate stallCheck) {
         this.port = port;
         this.seat = seat;
         this.rounds = rounds;
         this.attempts = attempts;
+        this.stallCheck = stallCheck;
     }
 
+    /** The port this driver drives. */
     public DefaultConsumerPort port() {
         return port;
     }
@@ -55,7 +61,7 @@ public final class PortDriver {
             return 0;
         }
         try {
-            return port.step(maxFrames, seat.delegated() ? Rounds.LOOP_DELEGATED : Rounds.LOOP);
+            return rounds.poll(maxFrames, seat.delegated() ? Rounds.LOOP_DELEGATED : Rounds.LOOP);
         } finally {
             seat.leave();
         }
@@ -83,7 +89,7 @@ public final class PortDriver {
 
     /** The watchdog's look at the port: whether it is stalled now. */
     public boolean checkStall(long nowNanos) {
-        return port.checkStall(nowNanos);
+        return stallCheck.test(nowNanos);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.DeviceException;
+import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.memory.MemoryGuard;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
@@ -90,13 +91,31 @@ final class Rounds {
     }
 
     /**
-     * One step: finishes a round the listener thread delivered, then follows the round in flight or starts the next,
-     * delivering as {@code mode} says. Returns the frames a finished round handled. The caller is the poller, inside
-     * the port's memory guard.
-     *
-     * @throws DeviceException a device error: the consumer dies of it
+     * The poller's step, inside the port's memory guard: nothing once the consumer is closed or dead, and a device
+     * error kills the consumer. The caller holds the port's poller seat.
      */
-    int step(int maxFrames, int mode) {
+    int poll(int maxFrames, int mode) {
+        ConsumerState s = life.state();
+        if (s == ConsumerState.CLOSED || s == ConsumerState.DEAD || !guard.enter()) {
+            return 0;
+        }
+        try {
+            return step(maxFrames, mode);
+        } catch (DeviceException ex) {
+            life.die(ex);
+            return 0;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * One step: finishes a round the listener thread delivered, then follows the round in flight or starts the next,
+     * delivering as {@code mode} says. Returns the frames a finished round handled.
+     *
+     * @throws DeviceException a device error
+     */
+    private int step(int maxFrames, int mode) {
         int handled = 0;
         int status = round.status();
         if (status == Round.DONE) {

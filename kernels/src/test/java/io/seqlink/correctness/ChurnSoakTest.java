@@ -46,7 +46,8 @@ import org.junit.jupiter.api.Test;
  * consumer must get every frame exactly once, intact: 0 lost, 0 duplicated, 0 corrupt. A third consumer has a device
  * listener that takes armed rounds (its kernels count what the descriptor says was taken); a fourth has the same
  * listener acknowledging in its kernel (no ack step: a wrong acknowledgement would let the producers overwrite
- * frames it has not read, which its checksums would see).
+ * frames it has not read, which its checksums would see). Consumer 1's listener and consumer 3's device listener are also
+ * removed for a while and subscribed again, their rounds armed ahead of the frame released by each removal.
  *
  * <p>10^6 frames by default (about 20 s on two busy cores); {@code -Dseqlink-build.soak.frames=N} runs more.
  */
@@ -200,7 +201,8 @@ class ChurnSoakTest {
             Verifier acking = new Verifier();
             ConsumerPort flipping = ch.consumer(1).retryPolicy(quickRetry).subscribe(frame -> replaced.take(frame, true));
             ConsumerPort pausing = ch.consumer(2).retryPolicy(quickRetry).subscribe(frame -> paused.take(frame, true));
-            ConsumerPort armedDevice = ch.consumer(3).retryPolicy(quickRetry).subscribeDevice(new ArmedDeviceListener(device, false));
+            ArmedDeviceListener[] deviceListeners = {new ArmedDeviceListener(device, false), new ArmedDeviceListener(device, false)};
+            ConsumerPort armedDevice = ch.consumer(3).retryPolicy(quickRetry).subscribeDevice(deviceListeners[0]);
             ConsumerPort ackingDevice = ch.consumer(4).retryPolicy(quickRetry).subscribeDevice(new ArmedDeviceListener(acking, true));
             rt.start();
 
@@ -212,9 +214,15 @@ class ChurnSoakTest {
                 boolean stepByStep = p % 2 == 1;
                 threads.add(thread("producer-" + p, error, () -> produce(ch, nextId, stepByStep)));
             }
+            AtomicLong removals = new AtomicLong();
             threads.add(thread("listener-replacer", error, () -> {
                 SplittableRandom random = new SplittableRandom(1);
                 while (producing.get()) {
+                    if (random.nextInt(4) == 0) { // removed for a while: its armed round is released, nothing is delivered
+                        flipping.unsubscribe();
+                        removals.incrementAndGet();
+                        LockSupport.parkNanos(random.nextLong(100_000, 2_000_000));
+                    }
                     if (random.nextBoolean()) {
                         flipping.subscribeBatches((FrameBatchHandler) replaced::takeAll);
                     } else {
@@ -222,6 +230,17 @@ class ChurnSoakTest {
                     }
                     LockSupport.parkNanos(random.nextLong(100_000, 5_000_000));
                 }
+            }));
+            threads.add(thread("device-listener-replacer", error, () -> {
+                SplittableRandom random = new SplittableRandom(3);
+                for (int i = 0; producing.get(); i++) {
+                    LockSupport.parkNanos(random.nextLong(1_000_000, 10_000_000));
+                    armedDevice.unsubscribe(); // its round armed ahead of the frame is released before this returns
+                    removals.incrementAndGet();
+                    LockSupport.parkNanos(random.nextLong(100_000, 2_000_000));
+                    armedDevice.subscribeDevice(deviceListeners[(i + 1) & 1]);
+                }
+                armedDevice.subscribeDevice(deviceListeners[0]);
             }));
             AtomicLong pauses = new AtomicLong();
             threads.add(thread("pauser", error, () -> {
@@ -253,9 +272,9 @@ class ChurnSoakTest {
                             armedDevice.acknowledged(), ackingDevice.acknowledged(), FRAMES)
                     .isTrue();
             System.out.printf("churn soak: %d frames x 4 consumers; listener failures injected %d + %d + %d + %d; pauses %d; channels "
-                    + "opened and closed %d; consumer 1 %s; consumer 2 %s; consumer 3 %s (%s); consumer 4 %s (%s)%n", FRAMES,
+                    + "opened and closed %d; listener removals %d; consumer 1 %s; consumer 2 %s; consumer 3 %s (%s); consumer 4 %s (%s)%n", FRAMES,
                     replaced.failuresInjected.get(), paused.failuresInjected.get(), device.failuresInjected.get(),
-                    acking.failuresInjected.get(), pauses.get(), churned.get(), replaced.report(), paused.report(), device.report(),
+                    acking.failuresInjected.get(), pauses.get(), churned.get(), removals.get(), replaced.report(), paused.report(), device.report(),
                     armedDevice.snapshot(), acking.report(), ackingDevice.snapshot());
 
             assertThat(replaced.report()).as("consumer 1 (listener replaced at random)").isEqualTo("lost 0, duplicated 0, corrupt 0");
@@ -265,6 +284,7 @@ class ChurnSoakTest {
                     .isEqualTo("lost 0, duplicated 0, corrupt 0");
             assertThat(replaced.failuresInjected.get() + paused.failuresInjected.get()).as("failures were injected").isPositive();
             assertThat(pauses.get()).as("pauses").isPositive();
+            assertThat(removals.get()).as("listeners removed and subscribed again").isPositive();
             assertThat(churned.get()).as("channels opened and closed meanwhile").isPositive();
             assertThat(ch.snapshot().consumers()).allSatisfy(c -> assertThat(c.deadLettered()).isZero());
             assertThat(ch.state()).isEqualTo(ChannelState.OPEN);

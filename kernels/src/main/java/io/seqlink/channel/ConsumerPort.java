@@ -70,7 +70,8 @@ public final class ConsumerPort {
         this.binding = new ConsumerTransport(backend, channel.spec(), channel.controlBlock(), channel.ringBuffer(), device, transport,
                 pushTargets, resources);
         this.latency = new LatencyRecorder(channel.publishTimes(), counters);
-        this.delivery = new FrameDelivery(this, binding, channel.geometry(), channel.publishTimes(), latency, counters);
+        this.delivery = new FrameDelivery(this, binding, channel.geometry(), channel.publishTimes(), channel.abandonedSequences(),
+                latency, counters);
         this.rounds = new RoundMachine(this, channel, binding, counters, delivery);
         this.stall = new StallWatch(this, channel.spec().stallTimeout().toNanos());
         this.guard = new MemoryGuard(onQuiet);
@@ -377,8 +378,8 @@ public final class ConsumerPort {
                 counters.get(PortCounters.C_DELIVERED), counters.get(PortCounters.C_MISSED), mirror.word(ConsumerBlock.LAPS),
                 counters.get(PortCounters.C_ROUNDS), mirror.word(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released,
                 counters.get(PortCounters.C_HOST_EMPTY), counters.get(PortCounters.C_RETRIES), counters.get(PortCounters.C_DEAD_LETTERED),
-                counters.get(PortCounters.C_STALLS), counters.get(PortCounters.C_LAT_COUNT), counters.get(PortCounters.C_LAT_TOTAL),
-                counters.get(PortCounters.C_LAT_MAX), f == null ? null : f.getMessage());
+                counters.get(PortCounters.C_PADDING), counters.get(PortCounters.C_STALLS), counters.get(PortCounters.C_LAT_COUNT),
+                counters.get(PortCounters.C_LAT_TOTAL), counters.get(PortCounters.C_LAT_MAX), f == null ? null : f.getMessage());
     }
 
     public ConsumerSnapshot snapshot() {

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * consumer at it. Records each delivered frame's publish-to-ack latency. The device loop delivers
  * inline but never waits: a failure hands the rest of the round, backoff and retries, to the port's
  * listener thread; the caller of {@code poll} waits out its own backoffs. One round at a time: the
- * counters it writes have one writer.
+ * counters it writes have one writer. Padding (the sequence of a claim given back) goes to no listener
+ * and no error handler: the round skips it, acknowledges it with its frames and counts it in
+ * {@link Round#padding}; a device listener's kernel skips it itself ({@code seqlink::device::abandoned}).
  */
 final class FrameDelivery {
 
@@ -30,16 +32,18 @@ final class FrameDelivery {
     private final ConsumerTransport transport;
     private final RingGeometry geometry;
     private final PublishTimes publishTimes;
+    private final AbandonedSequences abandoned;
     private final LatencyRecorder latency;
     private final CounterSet counters;
     private final DeviceFramesView deviceFrames;
 
     FrameDelivery(ConsumerPort port, ConsumerTransport transport, RingGeometry geometry, PublishTimes publishTimes,
-            LatencyRecorder latency, CounterSet counters) {
+            AbandonedSequences abandoned, LatencyRecorder latency, CounterSet counters) {
         this.port = port;
         this.transport = transport;
         this.geometry = geometry;
         this.publishTimes = publishTimes;
+        this.abandoned = abandoned;
         this.latency = latency;
         this.counters = counters;
         this.deviceFrames = new DeviceFramesView(port.channel(), port.device(), transport, geometry);
@@ -75,6 +79,11 @@ final class FrameDelivery {
             HostRing.HostFrame f = host.frame(s, 1);
             if (f == null) {
                 r.missed++;
+                handledTo = s;
+                continue;
+            }
+            if (f.padding) {
+                r.padding++; // a claim given back: acknowledged with the round, handed to nobody
                 handledTo = s;
                 continue;
             }
@@ -125,21 +134,28 @@ final class FrameDelivery {
         HostRing.FrameList batch = host.batch;
         batch.size = 0;
         long missed = 0;
+        int padding = 0;
         for (long s = r.validFrom; s <= r.to; s++) {
             HostRing.HostFrame f = host.frame(s, 1);
             if (f == null) {
                 missed++;
                 continue;
             }
+            if (f.padding) {
+                padding++; // a claim given back: acknowledged with the batch, in no batch
+                continue;
+            }
             batch.frames[batch.size++] = f;
         }
         r.missed = missed; // the batch is rebuilt when a retry resumes it
+        r.padding = padding;
         r.handledTo = r.to;
         if (batch.size == 0) {
             return;
         }
         if (!r.hand(r.to)) {
             r.handledTo = r.from - 1; // the channel closed and its drain counted these undelivered
+            r.padding = 0;
             return;
         }
         RetryPolicy retry = r.subscription.retry;
@@ -147,6 +163,7 @@ final class FrameDelivery {
         for (int attempt = r.resumeAttempt > 0 ? r.resumeAttempt : 1; attempt <= retry.maxAttempts(); attempt++) {
             if (attempt > 1 && !(mayWait ? backoff(retry, attempt) : retryElsewhere(r, attempt, last))) {
                 r.handledTo = r.from - 1;
+                r.padding = 0;
                 return;
             }
             r.attempt(attempt);
@@ -157,7 +174,7 @@ final class FrameDelivery {
             try {
                 r.subscription.batches.onBatch(batch);
                 latency.recordRound(r.validFrom, r.to, host); // the batch's frames: the ones the host ring holds
-                r.taken = (int) (r.to - r.validFrom + 1);
+                r.taken = (int) (r.to - r.validFrom + 1) - padding;
                 r.delivered = r.taken;
                 r.lastFailure = null;
                 return;
@@ -170,11 +187,12 @@ final class FrameDelivery {
             HostRing.HostFrame f = batch.frames[i];
             if (!deadLetter(r, f.rewind(retry.maxAttempts()), last)) {
                 r.handledTo = f.sequence - 1;
-                r.taken = (int) Math.max(0, r.handledTo - r.validFrom + 1);
+                r.padding = (int) abandoned.count(r.validFrom, r.handledTo);
+                r.taken = (int) Math.max(0, r.handledTo - r.validFrom + 1 - r.padding);
                 return;
             }
         }
-        r.taken = (int) (r.to - r.validFrom + 1);
+        r.taken = (int) (r.to - r.validFrom + 1) - padding;
     }
 
     private void deliverDevice(Round r, boolean mayWait) {
@@ -209,10 +227,14 @@ final class FrameDelivery {
         deviceRoundHandled(r, last == null); // dead-lettered frames count as dead-lettered, not delivered
     }
 
-    /** A device round's frames are handled (their listener's work, or their dead letters, is enqueued): its outcome. */
+    /**
+     * A device round's frames are handled (their listener's work, or their dead letters, is enqueued): its
+     * outcome. Its padding went to the listener's kernel, which skips it: counted as padding, not delivered.
+     */
     private void deviceRoundHandled(Round r, boolean delivered) {
         r.handledTo = r.to;
-        r.taken = (int) (r.to - r.from + 1);
+        r.padding = (int) abandoned.count(r.from, r.to);
+        r.taken = (int) (r.to - r.from + 1) - r.padding;
         if (delivered) {
             r.delivered = r.taken;
             r.acknowledgedInKernel = r.listenerAcknowledges();
@@ -276,7 +298,7 @@ final class FrameDelivery {
         int attempts = r.subscription.retry.maxAttempts();
         for (long s = r.from; s <= r.to; s++) {
             HostRing.HostFrame frame = host.frame(s, attempts);
-            if (frame != null && !deadLetter(r, frame, cause)) {
+            if (frame != null && !frame.padding && !deadLetter(r, frame, cause)) {
                 return false;
             }
         }

@@ -15,7 +15,8 @@ final class PortCounters {
     static final int C_LAT_MAX = 9;
     static final int C_ARMED_EARLY_WAKES = 10;
     static final int C_ARMED_RELEASED = 11;
-    static final int COUNTERS = 12;
+    static final int C_PADDING = 12;
+    static final int COUNTERS = 13;
 
     private PortCounters() {
     }

@@ -74,6 +74,8 @@ final class Round {
     int delivered;
     /** Frames found overwritten in the host ring. */
     long missed;
+    /** Padding the round covers (claims given back): acknowledged, never delivered. */
+    int padding;
     /** Nonzero: the error handler refused a frame; the port holds this long before delivering it again. */
     long holdNanos;
     /** A device error the listener's work raised: the consumer dies of it. */
@@ -162,6 +164,7 @@ final class Round {
         this.taken = 0;
         this.delivered = 0;
         this.missed = 0;
+        this.padding = 0;
         this.holdNanos = 0;
         this.deviceFailure = null;
         this.acknowledgedInKernel = false;

@@ -269,6 +269,9 @@ final class RoundMachine {
         if (r.missed > 0) {
             counters.add(PortCounters.C_MISSED, r.missed);
         }
+        if (r.padding > 0) {
+            counters.add(PortCounters.C_PADDING, r.padding);
+        }
         if (r.holdNanos != 0) {
             holdUntilNanos = System.nanoTime() + r.holdNanos;
             holding = true;

@@ -16,7 +16,7 @@
 //                     the acknowledgement, the mirror's ROUND last.
 //   device listener   (DeviceFrameHandler: kernels the channel's own consume step precedes on the stream)
 //                     round_frames(descriptor, first, last, &from, &to): the frames the round took; an
-//                     armed round's may be none. A listener that acknowledges in its kernel ends the round's
+//                     armed round's may be none. Skip a frame for which abandoned(c, s) holds (padding). A listener that acknowledges in its kernel ends the round's
 //                     last kernel with acknowledge_taken_at_end(descriptor, acknowledgement, arrivals).
 //
 // `a` and `c` are the channel's handles, by value (seqlink::PublishArgs, seqlink::ConsumeArgs), as the
@@ -187,6 +187,14 @@ __device__ __forceinline__ const uint8_t* payload(const ConsumeArgs& c, uint64_t
 __device__ __forceinline__ uint64_t length(const ConsumeArgs& c, uint64_t s) {
     const int64_t raw = static_cast<int64_t>(*word_at(c.ring, grid::slot_offset(s, ring_shape(c)) + layout::SLOT_LENGTH));
     return raw < 0 ? 0 : min(static_cast<uint64_t>(raw), c.slot_bytes);
+}
+
+// Whether frame s is padding: the sequence of a claim the producer gave back (PublishChannel.abandon(), or
+// a producer thread that died holding it), published so sequences stay contiguous. Its length word is
+// negative (length() says 0). A device listener skips it: no work, no result; the round's acknowledgement
+// covers it like any frame, and the host counts it as padding, not delivered.
+__device__ __forceinline__ bool abandoned(const ConsumeArgs& c, uint64_t s) {
+    return static_cast<int64_t>(*word_at(c.ring, grid::slot_offset(s, ring_shape(c)) + layout::SLOT_LENGTH)) < 0;
 }
 
 // Acknowledges every frame up to `sequence` from one thread, after its reads (and those the barrier

@@ -134,7 +134,8 @@ __device__ __forceinline__ uint4 load16(const uint4* p) {
 // block and leave pieces of the valid frames after it copied by nobody (the H200 showed it: 17 stale
 // pieces in a frame the lap check had rightly kept). STAMP: write {sequence, length} into each copied header instead of the
 // source's first 16 bytes (the publish step pushes frames whose stamps it is writing itself); the
-// lengths come from length_src when it is not 0. Must be called by every thread of the block.
+// lengths come from length_src when it is not 0, and a negative one (padding) is written as it is, so a
+// replica's reader sees the padding too. Must be called by every thread of the block.
 template <bool STRONG, bool STAMP>
 __device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t last, const RingShape& r,
                             uint64_t length_src = 0) {
@@ -145,19 +146,21 @@ __device__ void copy_frames(uint64_t src, uint64_t dst, uint64_t first, uint64_t
         __syncthreads();  // the previous group's readers of s_end are done
         uint64_t pieces = 0;
         uint64_t length = 0;
+        uint64_t header_length = 0;  // the length word a stamped header gets: padding's negative one kept as it is
         if (threadIdx.x < frames) {
             uint64_t s = group + threadIdx.x;
             if (STRONG) {
                 length = r.slot_bytes;  // no length read: the layout must not depend on what a writer may change
+                header_length = length;
             } else {
-                int64_t raw = static_cast<int64_t>(
-                        *word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + layout::SLOT_LENGTH));
+                header_length = *word_at(length_src != 0 ? length_src : src, slot_offset(s, r) + layout::SLOT_LENGTH);
+                int64_t raw = static_cast<int64_t>(header_length);
                 length = raw < 0 ? 0 : min(static_cast<uint64_t>(raw), r.slot_bytes);
             }
             pieces = (layout::SLOT_HEADER_BYTES + length + 15) / 16;
         }
         s_end[threadIdx.x] = pieces;
-        s_length[threadIdx.x] = length;
+        s_length[threadIdx.x] = header_length;
         __syncthreads();
         block_inclusive_scan(s_end);
         uint64_t total = s_end[frames - 1];

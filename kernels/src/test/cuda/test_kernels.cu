@@ -1,8 +1,9 @@
 // test_kernels.cu: the GPU tests' own kernels (io/seqlink/kernels/test/seqlink-test.fatbin on the test
 // class path), launched through the user-kernel API like any user's: the frame pattern's fill and
 // checksum (io.seqlink.backend.PatternKernels names them and holds their Java twins), a device listener's
-// kernels for armed rounds (and the round kernel of one that consumes in its kernel) (io.seqlink.testing.ArmedChecksumListener holds its twin), and a kernel that
-// provokes a sticky device error on purpose.
+// kernels for armed rounds (and the round kernel of one that consumes in its kernel) (io.seqlink.testing.ArmedChecksumListener holds its twin),
+// one that tells padding from frames (io.seqlink.testing.PaddingFlagsListener), and a kernel that provokes a
+// sticky device error on purpose.
 #include <cstdint>
 
 #include "seqlink_device.cuh"
@@ -81,6 +82,20 @@ extern "C" __global__ void test_round_take(const seqlink::ConsumeArgs c, uint64_
         }
     }
     seqlink::device::end_round(c, taken, round);
+}
+
+// A device listener's kernel that looks at each frame of its round with seqlink::device::abandoned: results[s] = 1
+// for padding (a claim the producer gave back), 2 for a frame. One thread, in stream order after the channel's
+// consume step; it reads the ring the consumer reads (the producer's, or the replica a push transport wrote).
+// io.seqlink.testing.PaddingFlagsListener holds its twin.
+extern "C" __global__ void test_abandoned(const seqlink::ConsumeArgs c, uint64_t first, uint64_t last, uint64_t results) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) {
+        return;
+    }
+    volatile uint64_t* r = reinterpret_cast<volatile uint64_t*>(results);
+    for (uint64_t s = first; s <= last; s++) {
+        r[s] = seqlink::device::abandoned(c, s) ? 1 : 2;
+    }
 }
 
 // mode 0 stores to `address` (pass an unmapped one: CUDA_ERROR_ILLEGAL_ADDRESS), mode 1 traps

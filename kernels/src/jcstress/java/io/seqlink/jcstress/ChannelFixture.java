@@ -32,6 +32,8 @@ final class ChannelFixture {
     final ConsumerPort port;
     /** The fixture's backend's fault injection. */
     final EmulatedFaults faults;
+    /** The fixture's own backend (its live allocations show what the channel still holds). */
+    final EmulatedBackend backend;
 
     ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, FrameHandler handler) {
         this(delivery, readMode, transport, slots, slotBytes, 1, handler);
@@ -39,7 +41,7 @@ final class ChannelFixture {
 
     ChannelFixture(Delivery delivery, ReadMode readMode, Transport transport, int slots, int slotBytes, int maxPublishBatch,
             FrameHandler handler) {
-        EmulatedBackend backend = backend();
+        this.backend = backend();
         this.faults = backend.faults();
         this.channel = open(backend, delivery, readMode, transport, slots, slotBytes, maxPublishBatch);
         // Subscribed here, not in the actor: the first subscription allocates the host ring.
@@ -48,7 +50,7 @@ final class ChannelFixture {
 
     /** A fixture whose consumer has a device listener (its kernels run in the consumer's emulated stream). */
     ChannelFixture(Transport transport, int slots, int slotBytes, DeviceFrameHandler device) {
-        EmulatedBackend backend = backend();
+        this.backend = backend();
         this.faults = backend.faults();
         this.channel = open(backend, Delivery.LOSSLESS, ReadMode.COPY, transport, slots, slotBytes, 1);
         this.port = channel.consumer(CONSUMER).subscribeDevice(device);

@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * producers are refused, until every channel is quiet at once (nothing in flight, everything
  * acknowledged, no publish in between), so channels chained by listeners empty in any declaration order.
  *
+ * <p>A claim whose producer thread died holds the guard for good: the drain gives it back on the thread's
+ * behalf (padding, as {@link PublishChannel#abandon()}) while it waits, and publishes the frames other
+ * threads committed behind it, so they are delivered and the memory is freed. Padding counts neither
+ * delivered, undelivered nor unpublished.
+ *
  * <p>A drain called from one of the channels' listener threads does not wait for that listener's own
  * consumer (it cannot acknowledge until the call returns): its frames count as undelivered. Every wait
  * returns at the deadline or at once when the thread is interrupted (the flag is kept).
@@ -76,9 +81,9 @@ final class ChannelDrain {
         long[] targets = new long[mine.size()];
         for (int i = 0; i < mine.size(); i++) {
             DefaultPublishChannel ch = mine.get(i);
-            while (d.othersInside(ch) > 0 && d.pause()) {
-                // a producer call that was admitted finishes, a claim being written commits
-            }
+            do {
+                giveBackDeadClaims(ch);
+            } while (d.othersInside(ch) > 0 && d.pause()); // a producer call that was admitted finishes, a claim being written commits
             targets[i] = ch.sequencer().published();
         }
         for (int i = 0; i < mine.size(); i++) {
@@ -98,6 +103,9 @@ final class ChannelDrain {
 
     /** Every channel at once: no producer call inside, every live consumer caught up, and nothing published meanwhile. */
     private boolean allQuiet(List<DefaultPublishChannel> channels) {
+        for (DefaultPublishChannel ch : channels) {
+            giveBackDeadClaims(ch);
+        }
         long before = publishedSum(channels);
         for (DefaultPublishChannel ch : channels) {
             if (othersInside(ch) > 0 || !acknowledged(ch, ch.sequencer().published())) {
@@ -105,6 +113,13 @@ final class ChannelDrain {
             }
         }
         return publishedSum(channels) == before;
+    }
+
+    /** Gives back the claims of producer threads that died holding one, and publishes the frames they held up. */
+    private static void giveBackDeadClaims(DefaultPublishChannel ch) {
+        if (ch.producerCalls().giveBackDeadClaims() > 0) {
+            ch.producerCalls().publishForDrain();
+        }
     }
 
     /**
@@ -156,7 +171,10 @@ final class ChannelDrain {
 
     /** Finishes a channel this drain holds (or a failed one nobody drained): the report, then the end. */
     private DrainReport finish(DefaultPublishChannel ch, long target) {
-        long unpublished = Math.max(0, ch.sequencer().claimed() - target);
+        ch.producerCalls().giveBackDeadClaims(); // a failed channel nobody drained, or an owner that died since: its guard entry
+        AbandonedSequences padding = ch.abandonedSequences();
+        long claimed = ch.sequencer().claimed();
+        long unpublished = Math.max(0, claimed - target - padding.count(target + 1, claimed));
         Map<Integer, Long> undelivered = new LinkedHashMap<>();
         Map<Integer, String> stuck = new LinkedHashMap<>();
         boolean drained = true;
@@ -167,7 +185,8 @@ final class ChannelDrain {
                 p.stop();
                 long handed = p.sealDeliveries(); // no listener call begins from here: the handed count is final
                 long acked = p.acknowledged();
-                long left = Math.max(0, published - Math.max(acked, handed));
+                long reached = Math.max(acked, handed);
+                long left = Math.max(0, published - reached - padding.count(reached + 1, published));
                 if (left > 0) {
                     undelivered.put(p.device(), left);
                 }

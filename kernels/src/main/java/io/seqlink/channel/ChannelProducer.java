@@ -3,8 +3,12 @@ package io.seqlink.channel;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
+import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The producer calls of a channel, safe from any number of threads: each enters the producer guard
@@ -19,10 +23,15 @@ import java.util.concurrent.TimeUnit;
  * the thread reaches it until it commits. So {@code buffer} and {@code devicePointer} need no guard of
  * their own (a single producer pays one guard entry and one exit per frame, not three of each), a close
  * waits for a claim being written (up to its timeout) before it reads the final published count, and a
- * thread that never commits its claim keeps the channel's memory until it does. A commit the channel
- * refuses (failed, closed or draining) abandons the claim: it leaves the guard and the claim is gone.
+ * thread that never commits its claim keeps the channel's memory until it does, or until it dies: the
+ * claim of a dead thread is given back on its behalf, and its guard entry released, by the next publish
+ * that finds the window stopped at it or by the drain ({@link ProducerSequencer} says how, exactly once).
+ * A commit the channel refuses (failed, closed or draining) drops the claim: it leaves the guard and the
+ * claim is gone. {@link #abandon()} gives a claim back: published as padding, which no listener sees.
  */
 final class ChannelProducer {
+
+    private static final Logger log = LoggerFactory.getLogger(ChannelProducer.class);
 
     private final DefaultPublishChannel channel;
     private final ChannelSpec spec;
@@ -31,15 +40,17 @@ final class ChannelProducer {
     private final ProducerTransport producer;
     private final PublishTimes publishTimes;
     private final ProducerSequencer sequencer;
+    private final OpenClaimAge openClaimAge = new OpenClaimAge();
 
-    ChannelProducer(DefaultPublishChannel channel, ChannelLife life, ProducerTransport producer, PublishTimes publishTimes) {
+    ChannelProducer(DefaultPublishChannel channel, ChannelLife life, ProducerTransport producer, PublishTimes publishTimes,
+            AbandonedSequences abandoned) {
         this.channel = channel;
         this.spec = channel.spec();
         this.geometry = channel.geometry();
         this.life = life;
         this.producer = producer;
         this.publishTimes = publishTimes;
-        this.sequencer = new ProducerSequencer(spec.maxPublishBatch(), new Gating());
+        this.sequencer = new ProducerSequencer(spec.maxPublishBatch(), new Gating(), abandoned);
     }
 
     ProducerSequencer sequencer() {
@@ -69,6 +80,18 @@ final class ChannelProducer {
             publishTimes.record(first, count, System.nanoTime());
             producer.publish(count);
         }
+
+        @Override
+        public void pad(long sequence) {
+            producer.setLength(sequence, SlotHeader.PADDING_LENGTH);
+        }
+
+        @Override
+        public void ownerDied(long sequence, Thread owner) {
+            life.exitProducer(); // the entry its tryClaim kept for the commit that never came
+            log.warn("seqlink channel '{}': producer thread '{}' died holding claimed frame {} without committing it; the "
+                    + "claim is given back (published as padding, which no listener sees)", channel.name(), owner.getName(), sequence);
+        }
     }
 
     /** The slowest acknowledgement over consumers that hold the producer back (none: no limit). */
@@ -91,6 +114,8 @@ final class ChannelProducer {
         try {
             seq = claimCounted();
             return seq;
+        } catch (DeviceException ex) {
+            throw life.fail(ex, spec.producer()); // publishing the frames of others that filled the window
         } finally {
             if (seq <= 0) {
                 life.exitProducer();
@@ -114,18 +139,17 @@ final class ChannelProducer {
     }
 
     /**
-     * Waits while no slot is free, and while other threads hold the window full
-     * ({@code BATCH_FULL} with no frame of this thread in it), helping to publish what they committed.
-     * Returns promptly when the thread is interrupted, with the last status and the flag still set.
+     * Waits while no slot is free, and while other threads' frames fill the window (the sequencer's claim
+     * answers {@code BACK_PRESSURED} there, having helped publish them). Returns promptly when the thread
+     * is interrupted, with the last status and the flag still set.
      */
     long claim(long timeout, TimeUnit unit) {
         long status = tryClaim();
-        if (!worthWaiting(status)) {
+        if (status != ClaimStatus.BACK_PRESSURED) {
             return status;
         }
         long start = System.nanoTime();
         long deadline = start + unit.toNanos(timeout);
-        boolean counted = status == ClaimStatus.BACK_PRESSURED;
         for (int idle = 0; System.nanoTime() - deadline < 0 && !Thread.currentThread().isInterrupted(); idle++) {
             Backoff.idle(idle);
             if (!life.enterProducer()) {
@@ -134,16 +158,10 @@ final class ChannelProducer {
             }
             boolean claimed = false;
             try {
-                if (status == ClaimStatus.BATCH_FULL) {
-                    sequencer.publishCommitted();
-                }
                 status = sequencer.claim(Thread.currentThread());
                 claimed = status > 0;
                 if (claimed) {
                     producer.stagingView(status).clear();
-                } else if (status == ClaimStatus.BACK_PRESSURED && !counted) {
-                    sequencer.countBackPressured();
-                    counted = true;
                 }
             } catch (DeviceException ex) {
                 throw life.fail(ex, spec.producer());
@@ -152,17 +170,12 @@ final class ChannelProducer {
                     life.exitProducer(); // a claim keeps the guard until its commit
                 }
             }
-            if (!worthWaiting(status)) {
+            if (status != ClaimStatus.BACK_PRESSURED) {
                 break;
             }
         }
         sequencer.addWaitNanos(System.nanoTime() - start);
         return status;
-    }
-
-    private boolean worthWaiting(long status) {
-        return status == ClaimStatus.BACK_PRESSURED
-                || (status == ClaimStatus.BATCH_FULL && !sequencer.holdsWindowFrame(Thread.currentThread()));
     }
 
     /** No guard of its own: the calling thread's claim holds it (the class comment). */
@@ -206,7 +219,7 @@ final class ChannelProducer {
         checkLength(length, signature);
         try {
             if (!life.admitsProducer()) {
-                sequencer.abandon(seq);
+                sequencer.drop(seq);
                 life.throwUnusable(call, " (the claimed frame " + seq + " is dropped)");
             }
             if (deviceWritten) {
@@ -216,10 +229,34 @@ final class ChannelProducer {
             }
             sequencer.markCommitted(seq);
         } catch (DeviceException ex) {
-            sequencer.abandon(seq);
+            sequencer.drop(seq);
             throw life.fail(ex, spec.producer());
         } finally {
-            life.exitProducer(); // the claim's own entry: it ends here, committed or abandoned
+            life.exitProducer(); // the claim's own entry: it ends here, committed or dropped
+        }
+    }
+
+    /**
+     * Gives back the calling thread's open claim and leaves the guard it entered: the sequence is
+     * committed as padding and published with whatever is committed before and behind it (frames other
+     * threads committed behind this claim waited for it); on a channel that takes no more frames it is
+     * only committed as padding, which the drain's report leaves out. False when the thread holds no claim.
+     */
+    boolean abandon() {
+        Thread me = Thread.currentThread();
+        long seq = sequencer.abandon(me);
+        if (seq == 0) {
+            return false;
+        }
+        try {
+            if (life.admitsProducer()) {
+                sequencer.publishFor(seq);
+            }
+            return true;
+        } catch (DeviceException ex) {
+            throw life.fail(ex, spec.producer());
+        } finally {
+            life.exitProducer(); // the claim's own entry
         }
     }
 
@@ -244,7 +281,7 @@ final class ChannelProducer {
             return 0;
         }
         try {
-            return sequencer.publishCommitted();
+            return sequencer.publishFor(Thread.currentThread());
         } catch (DeviceException ex) {
             throw life.fail(ex, spec.producer());
         } finally {
@@ -267,18 +304,19 @@ final class ChannelProducer {
         return offer(null, src, offset, length);
     }
 
-    /** Claims, copies, commits and publishes one frame from a buffer or an array; never waits. */
-    private long offer(ByteBuffer buffer, byte[] array, int offset, int length) {
+    /**
+     * Claims, copies, commits and publishes one frame from a buffer or an array; never waits (beyond the
+     * sequencer's few tries on a window other threads' frames fill). No claim outlives the call.
+     */
+    private long offer(@Nullable ByteBuffer buffer, byte @Nullable [] array, int offset, int length) {
         if (!life.enterProducer()) {
             return life.refusedStatus();
         }
+        Thread me = Thread.currentThread();
+        long seq = 0;
+        boolean committed = false;
         try {
-            Thread me = Thread.currentThread();
-            long seq = sequencer.claim(me);
-            if (seq == ClaimStatus.BATCH_FULL && !sequencer.holdsWindowFrame(me)) {
-                sequencer.publishCommitted(); // other threads' committed frames fill the window: publish them, try once more
-                seq = sequencer.claim(me);
-            }
+            seq = sequencer.claimToPublish(me);
             if (seq == ClaimStatus.BACK_PRESSURED) {
                 sequencer.countBackPressured();
             }
@@ -291,11 +329,20 @@ final class ChannelProducer {
                 }
                 producer.copyCommitted(seq, length);
                 sequencer.markCommitted(seq);
-                sequencer.publishCommitted();
+                committed = true;
+                sequencer.publishFor(seq);
             }
             return seq;
         } catch (DeviceException ex) {
+            if (seq > 0 && !committed) {
+                sequencer.drop(seq);
+            }
             throw life.fail(ex, spec.producer());
+        } catch (RuntimeException | Error ex) {
+            if (seq > 0 && !committed) {
+                sequencer.abandon(me); // published as padding by the next publish: the window does not stop here
+            }
+            throw ex;
         } finally {
             life.exitProducer();
         }
@@ -306,5 +353,50 @@ final class ChannelProducer {
             throw new IllegalArgumentException("offer: " + argument + " holds " + length + " bytes, more than the slot size "
                     + geometry.slotBytes() + " of channel '" + channel.name() + "'; send smaller frames or raise the channel's slot-size");
         }
+    }
+
+    // ---- for the drain and the snapshot ------------------------------------------------------------
+
+    /**
+     * Gives back the claims of producer threads that died holding one, releasing their guard entries; they
+     * are committed as padding, not published. Returns how many this call gave back. For the drain, which
+     * shut the producers (so no later producer would). Any thread.
+     */
+    int giveBackDeadClaims() {
+        if (!life.enterObserver()) {
+            return 0;
+        }
+        try {
+            return sequencer.padDeadClaims();
+        } finally {
+            life.exitObserver();
+        }
+    }
+
+    /**
+     * Publishes the committed prefix for the drain, which gave back dead claims that held it up; nothing on
+     * a failed channel. Any thread; a device error fails the channel.
+     */
+    void publishForDrain() {
+        if (life.state() == ChannelState.FAILED || !life.enterObserver()) {
+            return;
+        }
+        try {
+            sequencer.publishCommitted();
+        } catch (DeviceException ex) {
+            life.fail(ex, spec.producer());
+        } finally {
+            life.exitObserver();
+        }
+    }
+
+    /** The oldest open claim, its owner and how long snapshots have seen it open; {@code null} when none is open. */
+    ChannelSnapshot.@Nullable OpenClaim openClaim() {
+        ProducerSequencer.OpenClaim c = sequencer.oldestOpen();
+        if (c == null) {
+            return null;
+        }
+        return new ChannelSnapshot.OpenClaim(c.sequence(), c.owner().getName(), c.owner().isAlive(),
+                openClaimAge.openNanos(c.sequence(), System.nanoTime()));
     }
 }

@@ -19,14 +19,30 @@ import org.jspecify.annotations.Nullable;
  * @param publishedOnDevice frames the device has published (the producer's host mirror)
  * @param backpressured     claim calls that found no free slot, once per call (a blocking claim that waited counts once)
  * @param backpressureWaitNanos time blocking claims spent waiting for a free slot, over all producer threads
+ * @param claimsAbandoned   claims given back and published as padding: by {@link PublishChannel#abandon()}, or on
+ *                          behalf of a producer thread that died holding one
+ * @param openClaim         the oldest claim not yet committed, or {@code null} when every claimed frame is committed
  * @param consumers         one snapshot per consumer
  */
 public record ChannelSnapshot(String name, ChannelState state, @Nullable String failure, int producer, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
-        long backpressureWaitNanos, List<ConsumerSnapshot> consumers) {
+        long backpressureWaitNanos, long claimsAbandoned, @Nullable OpenClaim openClaim, List<ConsumerSnapshot> consumers) {
 
     public ChannelSnapshot {
         consumers = List.copyOf(consumers);
+    }
+
+    /**
+     * A claimed frame not yet committed: while it is open, no frame claimed after it is published. A claim
+     * whose owner has died is given back by the next producer call that publishes, or by the close.
+     *
+     * @param sequence   its sequence
+     * @param owner      the name of the thread that holds it
+     * @param ownerAlive whether that thread is still alive
+     * @param openNanos  how long it has been open at least: since the first snapshot that saw it open (claims
+     *                   carry no clock, so producing reads none); 0 at that first sighting
+     */
+    public record OpenClaim(long sequence, String owner, boolean ownerAlive, long openNanos) {
     }
 
     /** The largest lag over all consumers that are not dead. */

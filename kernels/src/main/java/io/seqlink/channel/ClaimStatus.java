@@ -6,15 +6,21 @@ package io.seqlink.channel;
  */
 public final class ClaimStatus {
 
-    /** No free slot: a consumer has not acknowledged the frame the slot holds (lossless delivery). */
+    /**
+     * Try again: no free slot (a consumer has not acknowledged the frame the slot holds, lossless
+     * delivery), or other threads' frames in flight fill the {@code maxPublishBatch} window (the call
+     * helped publish what they committed and tried again a few times first).
+     */
     public static final long BACK_PRESSURED = -1;
     /** The channel was closed. */
     public static final long CLOSED = -2;
     /** The calling thread holds a claimed frame that is not committed yet: commit it before claiming another. */
     public static final long CLAIM_OPEN = -3;
     /**
-     * {@code maxPublishBatch} frames are claimed and not yet published (by this thread or others): publish
-     * what this thread committed, or try again once the others have (a blocking claim waits for them).
+     * {@code maxPublishBatch} frames are claimed and not yet published, and frames this thread committed
+     * wait among them for a publish nobody else is making: call {@code publish()}, then claim again.
+     * Returned by {@code tryClaim} and {@code claim} only to a thread that batches its own frames; a thread
+     * held up only by other threads' frames gets {@link #BACK_PRESSURED}, and {@code offer} never gets it.
      */
     public static final long BATCH_FULL = -4;
     /** The channel failed (a device error); {@link PublishChannel#failure()} says why. */

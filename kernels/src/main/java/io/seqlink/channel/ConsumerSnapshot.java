@@ -30,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * @param hostEmptyPolls    launcher looks at the host mirror that found nothing new
  * @param retries           listener deliveries retried
  * @param deadLettered      frames handed to the error handler
+ * @param paddingSkipped    padding acknowledged and never delivered: sequences of claims given back (not in
+ *                          {@code delivered}; a device listener's kernel skips them with {@code seqlink::device::abandoned})
  * @param stalls            stall episodes seen
  * @param latencyCount      frames with a publish-to-ack latency recorded
  * @param latencyTotalNanos sum of those latencies
@@ -39,7 +41,7 @@ import org.jspecify.annotations.Nullable;
 public record ConsumerSnapshot(int device, Transport transport, ConsumerState state, boolean stalled, boolean retrying,
         long acknowledged,
         long lag, long delivered, long missed, long laps, long rounds, long deviceReads, long deviceEmptyPolls,
-        long armedEarlyWakes, long armedReleased, long hostEmptyPolls, long retries, long deadLettered, long stalls,
+        long armedEarlyWakes, long armedReleased, long hostEmptyPolls, long retries, long deadLettered, long paddingSkipped, long stalls,
         long latencyCount, long latencyTotalNanos, long latencyMaxNanos, @Nullable String failure) {
 
     /** Every consume step that ran on the device: those that found frames, the ordinary empty ones and the armed empty ones. */

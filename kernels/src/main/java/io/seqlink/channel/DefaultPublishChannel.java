@@ -38,6 +38,7 @@ final class DefaultPublishChannel implements PublishChannel {
     private final ChannelSpec spec;
     private final RingGeometry geometry;
     private final PublishTimes publishTimes;
+    private final AbandonedSequences abandoned;
     private final ChannelLife life;
     private final ProducerTransport producer;
     private final DefaultConsumerPort[] ports;
@@ -48,6 +49,7 @@ final class DefaultPublishChannel implements PublishChannel {
         this.spec = spec;
         this.geometry = spec.geometry();
         this.publishTimes = new PublishTimes(geometry);
+        this.abandoned = new AbandonedSequences(geometry);
         this.life = new ChannelLife(this, events, spec.consumers().size());
         this.consumerDevices = List.copyOf(spec.consumers());
         List<AutoCloseable> resources = life.resources();
@@ -70,7 +72,7 @@ final class DefaultPublishChannel implements PublishChannel {
                 life.freeNow();
             }
         }
-        this.calls = new ChannelProducer(this, life, producer, publishTimes);
+        this.calls = new ChannelProducer(this, life, producer, publishTimes, abandoned);
         log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B, {}, {}", spec.name(), spec.producer(),
                 consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());
@@ -107,12 +109,21 @@ final class DefaultPublishChannel implements PublishChannel {
         return publishTimes;
     }
 
+    /** The sequences published as padding, which consumers and the drain leave out of their counts. */
+    AbandonedSequences abandonedSequences() {
+        return abandoned;
+    }
+
     ChannelLife life() {
         return life;
     }
 
     ProducerSequencer sequencer() {
         return calls.sequencer();
+    }
+
+    ChannelProducer producerCalls() {
+        return calls;
     }
 
     ProducerTransport producerTransport() {
@@ -182,9 +193,9 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     /**
-     * {@inheritDoc} Waits while no slot is free, and while other threads hold the window full
-     * ({@code BATCH_FULL} with no frame of this thread in it), helping to publish what they committed.
-     * Returns promptly when the thread is interrupted, with the last status and the flag still set.
+     * {@inheritDoc} Waits while no slot is free, and while other threads' frames fill the window, helping
+     * to publish what they committed. Returns promptly when the thread is interrupted, with the last status
+     * and the flag still set.
      */
     @Override
     public long claim(long timeout, TimeUnit unit) {
@@ -240,6 +251,11 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     @Override
+    public boolean abandon() {
+        return calls.abandon();
+    }
+
+    @Override
     public long offer(ByteBuffer src) {
         return calls.offer(src);
     }
@@ -279,7 +295,8 @@ final class DefaultPublishChannel implements PublishChannel {
             Throwable f = failure();
             return new ChannelSnapshot(name(), state(), f == null ? null : f.getMessage(), spec.producer(), geometry.slots(),
                     geometry.slotBytes(), spec.delivery(), spec.readMode(), sequencer().claimed(), sequencer().published(),
-                    publishedOnDevice, sequencer().backPressured(), sequencer().waitNanos(), consumers);
+                    publishedOnDevice, sequencer().backPressured(), sequencer().waitNanos(), abandoned.total(), calls.openClaim(),
+                    consumers);
         } finally {
             if (inside) {
                 exitObserver();
@@ -335,6 +352,11 @@ final class DefaultPublishChannel implements PublishChannel {
         @Override
         public long publishTime(long sequence) {
             return publishTimes.of(sequence);
+        }
+
+        @Override
+        public long paddingIn(long from, long to) {
+            return abandoned.count(from, to);
         }
     }
 }

@@ -27,6 +27,14 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  * A producer kernel can instead write the slot at {@link #devicePointer()} on {@link #producerStream()}
  * and {@link #commitDevice(int)}. {@link #offer(ByteBuffer)} does all steps for one frame.
+ * {@link #abandon()} gives a claim back instead of committing it (Aeron's {@code BufferClaim.abort()}):
+ * sequences stay contiguous, so its sequence is published as padding, which consumers acknowledge and
+ * no listener sees. A claim whose thread dies before its commit is given back on its behalf by the next
+ * producer call that publishes, or by the close, so the frames other threads produce go on.
+ *
+ * <p>Statuses are about the calling thread's own frames: {@code BATCH_FULL} tells a thread that frames
+ * it committed wait for its {@code publish()}; a thread whose way is blocked only by other threads'
+ * frames in flight gets {@code BACK_PRESSURED} (retry), never {@code BATCH_FULL}.
  *
  * <h2>Consumers</h2>
  * Each consumer device has a {@link ConsumerPort}: subscribe a listener and let the launcher poll it,
@@ -39,6 +47,8 @@ import org.jspecify.annotations.Nullable;
  *     <td>any number of threads at once</td></tr>
  * <tr><td>{@link #buffer}, {@link #devicePointer}, {@link #commit}, {@link #commitDevice}</td><td>the thread holding the
  *     claim; any other gets {@link IllegalStateException} naming the rule</td></tr>
+ * <tr><td>{@link #abandon}</td><td>any thread: it gives back the calling thread's claim, and does nothing (returns
+ *     {@code false}) on a thread that holds none</td></tr>
  * <tr><td>{@link #drainAndClose}, {@link #close}</td><td>any thread, one of the channel's own listeners too
  *     (it does not wait for that listener's frame)</td></tr>
  * <tr><td>everything else</td><td>any thread</td></tr>
@@ -59,21 +69,26 @@ public interface PublishChannel extends AutoCloseable {
 
     /**
      * Claims the next slot for the calling thread without waiting. Returns the claimed sequence
-     * ({@code > 0}) or a negative {@link ClaimStatus}: {@code BACK_PRESSURED}, {@code CLAIM_OPEN} (this
-     * thread holds an uncommitted claim), {@code BATCH_FULL} ({@code max-publish-batch} frames are
-     * claimed and not yet published), {@code CLOSED}, {@code FAILED}. A call that finds no free slot
+     * ({@code > 0}) or a negative {@link ClaimStatus}: {@code BACK_PRESSURED} (no free slot, or other
+     * threads' frames in flight fill the {@code max-publish-batch} window: the call helped publish what
+     * they committed and tried again a few times), {@code CLAIM_OPEN} (this thread holds an uncommitted
+     * claim), {@code BATCH_FULL} (the window is full and frames this thread committed wait in it for its
+     * {@link #publish()}), {@code CLOSED}, {@code FAILED}. A call that returns {@code BACK_PRESSURED}
      * counts once in the channel's back-pressure count. A claim keeps the channel's memory until its
-     * commit: a close waits for it (up to the close's timeout) and frees nothing under the writer.
+     * commit or {@link #abandon()}: a close waits for it (up to the close's timeout) and frees nothing
+     * under the writer; a claim whose thread died is given back by the next producer call that publishes,
+     * or by the close.
      */
     long tryClaim();
 
-    /** {@link #tryClaim()}, waiting up to the channel's backpressure timeout for a free slot. */
+    /** {@link #tryClaim()}, waiting up to the channel's backpressure timeout while it would return {@code BACK_PRESSURED}. */
     long claim();
 
     /**
-     * {@link #tryClaim()}, waiting up to {@code timeout} for a free slot; the last status if none came.
-     * Returns at once when the thread is interrupted, with the flag kept. A call that waited counts
-     * once, and its waiting time is added to the channel's back-pressure wait.
+     * {@link #tryClaim()}, waiting up to {@code timeout} while it would return {@code BACK_PRESSURED}
+     * (no free slot, or other threads' frames fill the window); the last status if no slot came. Returns
+     * at once when the thread is interrupted, with the flag kept. A call that waited counts once, and its
+     * waiting time is added to the channel's back-pressure wait.
      */
     long claim(long timeout, TimeUnit unit);
 
@@ -108,6 +123,21 @@ public interface PublishChannel extends AutoCloseable {
     void commitDevice(int length);
 
     /**
+     * Gives back the calling thread's open claim instead of committing it, for a frame it will not
+     * send (a failed write, an exception between claim and commit): the claim ends and its memory hold
+     * with it, and its sequence is published as padding, together with whatever was committed before and
+     * behind it (other threads' frames committed behind this claim waited for it). Consumers acknowledge
+     * padding and never deliver it: no listener sees it, it is not dead-lettered, and the snapshots count
+     * it ({@link ChannelSnapshot#claimsAbandoned()}, {@link ConsumerSnapshot#paddingSkipped()}). A device
+     * listener's kernel skips it with {@code seqlink::device::abandoned}. On a channel that no longer
+     * takes frames (draining, closed, failed) the claim ends the same way and nothing is published; the
+     * {@link DrainReport} counts padding neither delivered, undelivered nor unpublished. Returns
+     * {@code false}, changing nothing, when the thread holds no claim, so a {@code finally} block may call
+     * it after a commit.
+     */
+    boolean abandon();
+
+    /**
      * Publishes every committed, unpublished frame (of any thread), in sequence order, up to the first
      * frame still being written, with one release add per batch; returns how many this call published:
      * 0 when nothing is committed, or when another thread's publish is taking the frames (it takes this
@@ -118,8 +148,10 @@ public interface PublishChannel extends AutoCloseable {
 
     /**
      * Claims, copies {@code src}'s remaining bytes, commits and publishes one frame without waiting, from
-     * any thread. Returns the sequence or a negative {@link ClaimStatus} ({@code CLAIM_OPEN} only when
-     * this thread holds a claim of its own; {@code BATCH_FULL} when other threads hold the whole window);
+     * any thread. Returns the sequence or a negative {@link ClaimStatus}: {@code BACK_PRESSURED} (no free
+     * slot, or frames in flight fill the window: the call helped publish what was committed and tried
+     * again a few times; retry), {@code CLAIM_OPEN} only when this thread holds a claim of its own,
+     * {@code CLOSED}, {@code FAILED}; never {@code BATCH_FULL} (it publishes what it commits).
      * {@code src}'s position is unchanged. A sequence returned is either delivered or counted in the
      * {@link DrainReport} when the channel closes.
      */

@@ -47,7 +47,10 @@ import org.junit.jupiter.api.Test;
  * listener that takes armed rounds (its kernels count what the descriptor says was taken); a fourth has the same
  * listener acknowledging in its kernel (no ack step: a wrong acknowledgement would let the producers overwrite
  * frames it has not read, which its checksums would see). Consumer 1's listener and consumer 3's device listener are also
- * removed for a while and subscribed again, their rounds armed ahead of the frame released by each removal.
+ * removed for a while and subscribed again, their rounds armed ahead of the frame released by each removal. The
+ * step-by-step producers give back a claim now and then instead of committing it ({@code abandon()}, then the same
+ * frame again), and producer threads die holding a claim they never commit: both are published as padding, which no
+ * listener may see (a padding frame would fail the checks) and every consumer must count as skipped, once each.
  *
  * <p>10^6 frames by default (about 20 s on two busy cores); {@code -Dseqlink-build.soak.frames=N} runs more.
  */
@@ -57,6 +60,9 @@ class ChurnSoakTest {
     private static final int PRODUCERS = 3;
     private static final int MAX_LENGTH = 200;
     private static final double FAILURE_RATE = 1e-4;
+    private static final double ABANDON_RATE = 1e-3;
+    /** Doomed producer threads start until this many ids are handed out, so the live producers give back the last one's claim. */
+    private static final int DEATHS_UNTIL = FRAMES * 9 / 10;
 
     /** Counts every frame one consumer handled, by id; a frame that fails its checks counts as corrupt. */
     static final class Verifier {
@@ -153,7 +159,11 @@ class ChurnSoakTest {
             }
             ByteBuffer ring = call.memory(1);
             int header = call.offset(1);
-            verifier.takePayload(ring, header + SlotHeader.BYTES, (int) ring.getLong(header + SlotHeader.LENGTH));
+            long length = ring.getLong(header + SlotHeader.LENGTH);
+            if (length < 0) {
+                return; // seqlink::device::abandoned(c, s): padding, a claim given back; skipped
+            }
+            verifier.takePayload(ring, header + SlotHeader.BYTES, (int) length);
         }
 
         @Override
@@ -210,11 +220,33 @@ class ChurnSoakTest {
             AtomicReference<Throwable> error = new AtomicReference<>();
             List<Thread> threads = new ArrayList<>();
             AtomicLong nextId = new AtomicLong();
+            AtomicLong abandoned = new AtomicLong();
             for (int p = 0; p < PRODUCERS; p++) {
                 boolean stepByStep = p % 2 == 1;
-                threads.add(thread("producer-" + p, error, () -> produce(ch, nextId, stepByStep)));
+                threads.add(thread("producer-" + p, error, () -> produce(ch, nextId, stepByStep, abandoned)));
             }
             AtomicLong removals = new AtomicLong();
+            AtomicLong deaths = new AtomicLong();
+            threads.add(thread("doomed-producers", error, () -> {
+                SplittableRandom random = new SplittableRandom(3);
+                while (nextId.get() < DEATHS_UNTIL) {
+                    Thread doomed = new Thread(() -> {
+                        long seq = ch.claim(1, TimeUnit.SECONDS);
+                        if (seq > 0) {
+                            ch.buffer().putLong(0, -1); // half a frame, never committed: the thread dies holding the claim
+                            deaths.incrementAndGet();
+                        }
+                    }, "doomed-producer");
+                    doomed.start();
+                    try {
+                        doomed.join();
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    LockSupport.parkNanos(random.nextLong(1_000_000, 10_000_000));
+                }
+            }));
             threads.add(thread("listener-replacer", error, () -> {
                 SplittableRandom random = new SplittableRandom(1);
                 while (producing.get()) {
@@ -266,16 +298,28 @@ class ChurnSoakTest {
                 t.join(TimeUnit.SECONDS.toMillis(60));
             }
             assertThat(error.get()).as("a soak thread failed").isNull();
-            assertThat(Rig.await(Duration.ofSeconds(60), () -> flipping.acknowledged() >= FRAMES && pausing.acknowledged() >= FRAMES
-                    && armedDevice.acknowledged() >= FRAMES && ackingDevice.acknowledged() >= FRAMES))
+            long sequences = ch.snapshot().claimed(); // frames and padding: every claim was committed or given back
+            assertThat(Rig.await(Duration.ofSeconds(60), () -> ch.snapshot().published() == sequences))
+                    .as("every claim published: %s", ch.snapshot()).isTrue();
+            assertThat(Rig.await(Duration.ofSeconds(60), () -> flipping.acknowledged() >= sequences
+                    && pausing.acknowledged() >= sequences && armedDevice.acknowledged() >= sequences
+                    && ackingDevice.acknowledged() >= sequences))
                     .as("the consumers drained: acknowledged %d, %d, %d and %d of %d", flipping.acknowledged(), pausing.acknowledged(),
-                            armedDevice.acknowledged(), ackingDevice.acknowledged(), FRAMES)
+                            armedDevice.acknowledged(), ackingDevice.acknowledged(), sequences)
+                    .isTrue();
+            long padding = abandoned.get() + deaths.get();
+            List<ConsumerPort> ports = List.of(flipping, pausing, armedDevice, ackingDevice);
+            assertThat(Rig.await(Duration.ofSeconds(30), () -> ports.stream().allMatch(p -> p.snapshot().paddingSkipped() == padding)))
+                    .as("each consumer skipped each padding frame once: %d (%d abandoned, %d threads died holding a claim); %s", padding,
+                            abandoned.get(), deaths.get(), ch.snapshot())
                     .isTrue();
             System.out.printf("churn soak: %d frames x 4 consumers; listener failures injected %d + %d + %d + %d; pauses %d; channels "
-                    + "opened and closed %d; listener removals %d; consumer 1 %s; consumer 2 %s; consumer 3 %s (%s); consumer 4 %s (%s)%n", FRAMES,
+                    + "opened and closed %d; listener removals %d; claims abandoned %d, producer threads died holding a claim %d; "
+                    + "consumer 1 %s; consumer 2 %s; consumer 3 %s (%s); consumer 4 %s (%s)%n", FRAMES,
                     replaced.failuresInjected.get(), paused.failuresInjected.get(), device.failuresInjected.get(),
-                    acking.failuresInjected.get(), pauses.get(), churned.get(), removals.get(), replaced.report(), paused.report(), device.report(),
-                    armedDevice.snapshot(), acking.report(), ackingDevice.snapshot());
+                    acking.failuresInjected.get(), pauses.get(), churned.get(), removals.get(), abandoned.get(), deaths.get(),
+                    replaced.report(), paused.report(), device.report(), armedDevice.snapshot(), acking.report(),
+                    ackingDevice.snapshot());
 
             assertThat(replaced.report()).as("consumer 1 (listener replaced at random)").isEqualTo("lost 0, duplicated 0, corrupt 0");
             assertThat(paused.report()).as("consumer 2 (paused at random)").isEqualTo("lost 0, duplicated 0, corrupt 0");
@@ -287,12 +331,19 @@ class ChurnSoakTest {
             assertThat(removals.get()).as("listeners removed and subscribed again").isPositive();
             assertThat(churned.get()).as("channels opened and closed meanwhile").isPositive();
             assertThat(ch.snapshot().consumers()).allSatisfy(c -> assertThat(c.deadLettered()).isZero());
+            assertThat(ch.snapshot().claimsAbandoned()).as("claims given back").isEqualTo(padding);
+            assertThat(abandoned.get()).as("claims abandoned").isPositive();
+            assertThat(deaths.get()).as("producer threads that died holding a claim").isPositive();
             assertThat(ch.state()).isEqualTo(ChannelState.OPEN);
         }
     }
 
-    /** Takes ids until every frame is handed out; half the producers go claim, write, commit, publish. */
-    private static void produce(PublishChannel ch, AtomicLong nextId, boolean stepByStep) {
+    /**
+     * Takes ids until every frame is handed out; half the producers go claim, write, commit, publish, and
+     * now and then give the claim back instead of committing it (then send the frame with the next claim).
+     */
+    private static void produce(PublishChannel ch, AtomicLong nextId, boolean stepByStep, AtomicLong abandoned) {
+        SplittableRandom random = new SplittableRandom(Thread.currentThread().getName().hashCode());
         for (long id; (id = nextId.getAndIncrement()) < FRAMES; ) {
             long seq;
             do {
@@ -300,6 +351,14 @@ class ChurnSoakTest {
                     seq = ch.claim(1, TimeUnit.SECONDS);
                     if (seq > 0) {
                         write(ch.buffer(), id);
+                        if (random.nextDouble() < ABANDON_RATE) {
+                            if (!ch.abandon()) {
+                                throw new IllegalStateException("abandon() found no claim after claim() returned " + seq);
+                            }
+                            abandoned.incrementAndGet();
+                            seq = -1; // the same frame again
+                            continue;
+                        }
                         ch.commit(lengthOf(id));
                         ch.publish();
                     }
@@ -308,8 +367,8 @@ class ChurnSoakTest {
                     write(frame.clear(), id);
                     seq = ch.offer(frame.limit(lengthOf(id)));
                 }
-                if (seq < 0 && seq != ClaimStatus.BACK_PRESSURED && seq != ClaimStatus.BATCH_FULL) {
-                    throw new IllegalStateException("claim failed: " + ClaimStatus.describe(seq));
+                if (seq < 0 && seq != ClaimStatus.BACK_PRESSURED) {
+                    throw new IllegalStateException("claim failed: " + ClaimStatus.describe(seq)); // never BATCH_FULL: each publishes
                 }
                 if (seq < 0) {
                     Thread.yield();

@@ -148,12 +148,15 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
         mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);          // the host mirror, last
     }
 
-    /** Copies the frames' slots into a replica ring (the publish step's grid does it with 16-byte stores). */
+    /**
+     * Copies the frames' slots into a replica ring (the publish step's grid does it with 16-byte stores): the
+     * header as it is, padding's negative length word included, and the payload of the clamped length.
+     */
     private void copyToReplica(EmulatedMemory replicaRing, long first, long last) {
         device.dma(replicaRing);
         for (long s = first; s <= last; s++) {
             long offset = geometry.offsetOf(s);
-            long length = Math.min(ring.getPlainWord(offset + SlotHeader.LENGTH), geometry.slotBytes());
+            long length = Math.min(Math.max(ring.getPlainWord(offset + SlotHeader.LENGTH), 0), geometry.slotBytes());
             EmulatedDevice.rawCopy(ring, offset, replicaRing, offset, SlotHeader.BYTES + length);
         }
     }

@@ -97,7 +97,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
         this.attempts = new Attempts(channel, device, subscriptions, counters, life::deliverable);
         this.rounds = new Rounds("seqlink-listener-" + channel + "-" + device, steps, subscriptions, attempts, life, producer, counters,
                 stall, seat, guard, armed, spec.geometry(), spec.delivery() == Delivery.LATEST, spec.maxPublishBatch());
-        this.deliveries = new DeliveryContext(channel, device, spec.geometry(), steps, attempts, counters, latency, armed != null);
+        this.deliveries = new DeliveryContext(channel, device, spec.geometry(), steps, attempts, counters, latency, producer,
+                armed != null);
         this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall);
     }
 
@@ -422,8 +423,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
                 counters.get(PortCounters.C_DELIVERED), counters.get(PortCounters.C_MISSED), steps.mirrorWord(ConsumerBlock.LAPS),
                 counters.get(PortCounters.C_ROUNDS), steps.mirrorWord(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released,
                 counters.get(PortCounters.C_HOST_EMPTY), counters.get(PortCounters.C_RETRIES), counters.get(PortCounters.C_DEAD_LETTERED),
-                counters.get(PortCounters.C_STALLS), counters.get(PortCounters.C_LAT_COUNT), counters.get(PortCounters.C_LAT_TOTAL),
-                counters.get(PortCounters.C_LAT_MAX), f == null ? null : f.getMessage());
+                counters.get(PortCounters.C_PADDING), counters.get(PortCounters.C_STALLS), counters.get(PortCounters.C_LAT_COUNT),
+                counters.get(PortCounters.C_LAT_TOTAL), counters.get(PortCounters.C_LAT_MAX), f == null ? null : f.getMessage());
     }
 
     @Override

@@ -9,7 +9,7 @@ import io.seqlink.layout.RingGeometry;
  * @param armedRounds whether the channel arms rounds at all (its {@code armed-rounds} setting)
  */
 record DeliveryContext(String channel, int device, RingGeometry geometry, ConsumerSteps steps, Attempts attempts,
-        CounterSet counters, LatencyRecorder latency, boolean armedRounds) {
+        CounterSet counters, LatencyRecorder latency, ProducerView producer, boolean armedRounds) {
 
     /** Raises the port's handled position to {@code sequence}, after the counts of what was handled (see {@link PortCounters}). */
     void handled(long sequence) {

@@ -89,7 +89,7 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
             return EMPTY; // the consume step took it, no listener work ran on it: it comes again, by an ordinary round
         }
         r.subscription.handedOnDevice(r.from); // the listener's kernels ran on it, even if it was removed since
-        ctx.counters().increment(PortCounters.C_DELIVERED);
+        ctx.counters().increment(ctx.producer().paddingIn(r.from, r.from) > 0 ? PortCounters.C_PADDING : PortCounters.C_DELIVERED);
         ctx.latency().record(r.from, System.nanoTime());
         r.result = r.from;
         ctx.handled(r.from);
@@ -102,7 +102,9 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
         Attempts attempts = ctx.attempts();
         int outcome = attempts.run(r.subscription, r.from, r.to, call, mayWait);
         if (outcome == Attempts.HANDLED) {
-            ctx.counters().add(PortCounters.C_DELIVERED, r.to - r.from + 1);
+            long padding = ctx.producer().paddingIn(r.from, r.to); // its kernels skip it (seqlink::device::abandoned)
+            ctx.counters().add(PortCounters.C_DELIVERED, r.to - r.from + 1 - padding);
+            ctx.counters().add(PortCounters.C_PADDING, padding);
             ctx.latency().record(r.to, System.nanoTime());
             acknowledgeDelivered(r.to);
             ctx.handled(r.to);
@@ -131,11 +133,12 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
         long handled = r.to;
         for (long s = r.from; s <= r.to; s++) {
             HostRing.HostFrame f = host.frame(s, attempts.maxAttempts());
-            if (f != null && attempts.deadLetter(r.subscription, f, cause) != Attempts.DEAD_LETTERED) {
+            if (f != null && !f.padding && attempts.deadLetter(r.subscription, f, cause) != Attempts.DEAD_LETTERED) {
                 handled = s - 1;
                 break;
             }
         }
+        ctx.counters().add(PortCounters.C_PADDING, ctx.producer().paddingIn(r.from, handled));
         if (handled >= r.from) {
             steps.acknowledge(handled);
         }

@@ -30,10 +30,13 @@ final class HostBatchDelivery extends HostDelivery {
         HostRing.FrameList batch = ring.batch;
         batch.size = 0; // rebuilt when the delivery resumes: nothing rewrites the host ring before the round ends
         long missed = 0;
+        long padding = 0;
         for (long s = r.validFrom; s <= r.to; s++) {
             HostRing.HostFrame f = ring.frame(s, 1);
             if (f == null) {
                 missed++;
+            } else if (f.padding) {
+                padding++; // a claim given back: acknowledged with the batch, in no batch
             } else {
                 batch.frames[batch.size++] = f;
             }
@@ -42,11 +45,13 @@ final class HostBatchDelivery extends HostDelivery {
             ctx.counters().add(PortCounters.C_MISSED, missed);
         }
         if (batch.size == 0) {
+            ctx.counters().add(PortCounters.C_PADDING, padding);
             return finish(r, r.to);
         }
         int outcome = attempts.run(sub, r.from, r.to, call, mayWait);
         if (outcome == Attempts.HANDLED) {
             ctx.counters().add(PortCounters.C_DELIVERED, batch.size);
+            ctx.counters().add(PortCounters.C_PADDING, padding);
             ctx.latency().recordRound(r.validFrom, r.to, ring);
             return finish(r, r.to);
         }
@@ -60,9 +65,11 @@ final class HostBatchDelivery extends HostDelivery {
         for (int i = 0; i < batch.size; i++) {
             HostRing.HostFrame f = batch.frames[i];
             if (attempts.deadLetter(sub, f.rewind(attempts.maxAttempts()), cause) != Attempts.DEAD_LETTERED) {
+                ctx.counters().add(PortCounters.C_PADDING, ctx.producer().paddingIn(r.validFrom, f.sequence - 1));
                 return finish(r, f.sequence - 1);
             }
         }
+        ctx.counters().add(PortCounters.C_PADDING, padding);
         return finish(r, r.to);
     }
 

@@ -29,11 +29,17 @@ final class HostFrameDelivery extends HostDelivery {
         long handled = start - 1;
         long delivered = 0;
         long missed = 0;
+        long padding = 0;
         int outcome = Attempts.HANDLED;
         for (long s = start; s <= r.to; s++) {
             HostRing.HostFrame f = ring.frame(s, 1);
             if (f == null) { // overwritten while staged (latest delivery): skipped
                 missed++;
+                handled = s;
+                continue;
+            }
+            if (f.padding) { // a claim given back: acknowledged with the round, handed to nobody
+                padding++;
                 handled = s;
                 continue;
             }
@@ -53,6 +59,9 @@ final class HostFrameDelivery extends HostDelivery {
         ctx.counters().add(PortCounters.C_DELIVERED, delivered);
         if (missed > 0) {
             ctx.counters().add(PortCounters.C_MISSED, missed);
+        }
+        if (padding > 0) {
+            ctx.counters().add(PortCounters.C_PADDING, padding);
         }
         ctx.latency().recordRound(start, handled, ring);
         return outcome == Attempts.RESUME_ELSEWHERE ? RESUME_ELSEWHERE : finish(r, handled);

@@ -38,7 +38,10 @@ final class HostRing {
         this.batch = new FrameList(maxBatch + geometry.slots());
     }
 
-    /** The frame for {@code sequence}, or {@code null} when its staged stamp shows it was overwritten. */
+    /**
+     * The frame for {@code sequence}, or {@code null} when its staged stamp shows it was overwritten. A
+     * frame whose length word is negative is {@link HostFrame#padding}: a claim given back, for no listener.
+     */
     @Nullable HostFrame frame(long sequence, int attempt) {
         HostFrame f = frames[geometry.slotOf(sequence)];
         if (!holds(sequence)) {
@@ -46,6 +49,7 @@ final class HostRing {
         }
         long length = memory.getPlain(f.slotOffset + SlotHeader.LENGTH);
         f.sequence = sequence;
+        f.padding = length < 0;
         f.length = (int) Math.max(0, Math.min(length, geometry.slotBytes()));
         f.attempt = attempt;
         f.payload.clear().limit(f.length);
@@ -57,6 +61,11 @@ final class HostRing {
         return memory.getPlain(frames[geometry.slotOf(sequence)].slotOffset + SlotHeader.STAMP) == sequence;
     }
 
+    /** Whether the slot of {@code sequence} holds that frame and it is a frame for listeners, not padding. */
+    boolean holdsFrame(long sequence) {
+        return holds(sequence) && memory.getPlain(frames[geometry.slotOf(sequence)].slotOffset + SlotHeader.LENGTH) >= 0;
+    }
+
     /** One frame of a host round; reused for the slot's next frame. */
     static final class HostFrame implements Frame {
         private final String channel;
@@ -66,6 +75,8 @@ final class HostRing {
         long sequence;
         int length;
         int attempt;
+        /** The sequence of a claim given back: acknowledged, never handed to a listener or the error handler. */
+        boolean padding;
 
         HostFrame(String channel, int device, ByteBuffer payload, long slotOffset) {
             this.channel = channel;

@@ -26,7 +26,7 @@ final class LatencyRecorder {
     /**
      * The frames {@code from..to} of a host round, with one clock read: the ack that follows covers them
      * all. Frames the round skipped as overwritten (their staged stamp is not their sequence; nothing
-     * rewrites the host ring until the next round) are not counted.
+     * rewrites the host ring until the next round), and padding, are not counted.
      */
     void recordRound(long from, long to, HostRing host) {
         if (to < from) {
@@ -40,7 +40,7 @@ final class LatencyRecorder {
         for (long s = from; s <= to; s++) {
             long published = producer.publishTime(s);
             long nanos = now - published;
-            if (published == 0 || nanos < 0 || !host.holds(s)) {
+            if (published == 0 || nanos < 0 || !host.holdsFrame(s)) {
                 continue;
             }
             count++;

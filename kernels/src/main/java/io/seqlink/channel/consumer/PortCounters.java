@@ -24,7 +24,9 @@ final class PortCounters {
      * it handled.
      */
     static final int C_HANDLED_TO = 12;
-    static final int COUNTERS = 13;
+    /** Padding acknowledged and never delivered: the sequences of claims given back. */
+    static final int C_PADDING = 13;
+    static final int COUNTERS = 14;
 
     private PortCounters() {
     }

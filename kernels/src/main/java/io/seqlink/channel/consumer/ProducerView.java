@@ -16,4 +16,10 @@ public interface ProducerView {
 
     /** When {@code sequence} was published, by {@link System#nanoTime()}; 0 when not known. */
     long publishTime(long sequence);
+
+    /**
+     * How many of the published, unacknowledged sequences {@code from..to} are padding (claims given back, which no
+     * listener gets); exact for a range no longer than the ring that is not yet overwritten.
+     */
+    long paddingIn(long from, long to);
 }

@@ -352,16 +352,28 @@ public final class ConsumerPort {
 
     // ---- watchdog and snapshot ----------------------------------------------------------------
 
+    /**
+     * The watchdog's look: fails the consumer when its device steps report a broken rule ({@link ProtocolReports}),
+     * else whether it is stalled now. The launcher's watchdog thread.
+     */
     boolean checkStall(long nowNanos) {
         if (state() != ConsumerState.ACTIVE || !channel.enterObserver()) {
             stall.clear();
             return false;
         }
+        DeviceException broken;
         try {
-            return stall.check(nowNanos, acked(), channel.publishedOnDevice(), counters);
+            broken = ProtocolReports.failure(channel.name(), device, mirror.word(ConsumerBlock.SHORT_ROUNDS),
+                    mirror.word(ConsumerBlock.PROTOCOL_ERROR));
+            if (broken == null) {
+                return stall.check(nowNanos, acked(), channel.publishedOnDevice(), counters);
+            }
         } finally {
             channel.exitObserver();
         }
+        die(broken); // after the guard: nothing here reads the memory any more, and the failure policy may fail the channel
+        stall.clear();
+        return false;
     }
 
     ConsumerSnapshot snapshot(long publishedOnDevice) {
@@ -378,7 +390,7 @@ public final class ConsumerPort {
                 counters.get(PortCounters.C_ROUNDS), mirror.word(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released,
                 counters.get(PortCounters.C_HOST_EMPTY), counters.get(PortCounters.C_RETRIES), counters.get(PortCounters.C_DEAD_LETTERED),
                 counters.get(PortCounters.C_STALLS), counters.get(PortCounters.C_LAT_COUNT), counters.get(PortCounters.C_LAT_TOTAL),
-                counters.get(PortCounters.C_LAT_MAX), f == null ? null : f.getMessage());
+                counters.get(PortCounters.C_LAT_MAX), mirror.word(ConsumerBlock.SHORT_ROUNDS), f == null ? null : f.getMessage());
     }
 
     public ConsumerSnapshot snapshot() {

@@ -178,9 +178,7 @@ final class FrameDelivery {
     }
 
     private void deliverDevice(Round r, boolean mayWait) {
-        deviceFrames.first = r.from;
-        deviceFrames.last = r.to;
-        deviceFrames.round = r.number;
+        deviceFrames.of(r, false);
         if (!r.hand(r.to)) {
             return; // the channel closed and its drain counted these undelivered: nothing acknowledged
         }
@@ -228,9 +226,7 @@ final class FrameDelivery {
      * or the channel closed and its drain sealed the count. Never throws.
      */
     boolean deliverArmed(Round r) {
-        deviceFrames.first = r.from;
-        deviceFrames.last = r.to;
-        deviceFrames.round = r.number;
+        deviceFrames.of(r, true);
         if (!r.hand(r.to)) {
             return false;
         }
@@ -324,15 +320,24 @@ final class FrameDelivery {
         private final int device;
         private final ConsumerTransport transport;
         private final RingGeometry geometry;
-        long first;
-        long last;
-        long round;
+        private long first;
+        private long last;
+        private long round;
+        private boolean armed;
 
         DeviceFramesView(String channel, int device, ConsumerTransport transport, RingGeometry geometry) {
             this.channel = channel;
             this.device = device;
             this.transport = transport;
             this.geometry = geometry;
+        }
+
+        /** Shows round {@code r} (armed or not) to the listener. */
+        void of(Round r, boolean armedRound) {
+            first = r.from;
+            last = r.to;
+            round = r.number;
+            armed = armedRound;
         }
 
         @Override
@@ -393,6 +398,11 @@ final class FrameDelivery {
         @Override
         public long round() {
             return round;
+        }
+
+        @Override
+        public boolean armed() {
+            return armed;
         }
     }
 }

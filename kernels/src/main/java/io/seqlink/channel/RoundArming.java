@@ -72,10 +72,10 @@ final class RoundArming {
      */
     void arm(Round r) {
         long s = r.from;
-        armed.arm(s);
+        armed.arm(s, r.number);
         r.status(Round.STAGED);
         if (!r.consumedInKernel) { // else the listener's one kernel is the round, behind the wait
-            transport.consume.enqueue(s, s, r.number);
+            transport.consume.enqueueArmed(s, s, r.number);
         }
         if (r.subscription.kind == Subscription.Kind.DEVICE) {
             armListener(r);
@@ -104,7 +104,7 @@ final class RoundArming {
         }
         if (r.consumedInKernel && r.deviceFailure == null) {
             try {
-                transport.consume.enqueue(r.from, r.to, r.number);
+                transport.consume.enqueueArmed(r.from, r.to, r.number); // the cancel below: it takes nothing
             } catch (DeviceException ex) {
                 r.deviceFailure = ex;
             }
@@ -135,14 +135,17 @@ final class RoundArming {
      */
     boolean landedEmpty(Round r, long readyTo) {
         boolean released = armed.landed();
-        if (readyTo < r.from) { // woken before its frame came: nothing delivered, nothing acknowledged
+        // a failed call's round kernel that ran before the cancel took the frame, though the consume step after it,
+        // seeing the cancel, wrote a descriptor that took nothing: the acknowledgement says so
+        boolean takenByKernel = !acknowledging && r.consumedInKernel && takenByFailedRoundKernel(r);
+        if (readyTo < r.from && !takenByKernel) { // woken before its frame came: nothing delivered, nothing acknowledged
             counters.increment(released ? PortCounters.C_ARMED_RELEASED : PortCounters.C_ARMED_EARLY_WAKES);
             return true;
         }
         if (r.subscription.kind != Subscription.Kind.DEVICE) {
             return false;
         }
-        if (!acknowledging && !(r.consumedInKernel && takenByFailedRoundKernel(r))) {
+        if (!acknowledging && !takenByKernel) {
             return true; // taken by the consume step, not by the listener (it failed, or the channel closed): no ack
         }
         delivery.armedTaken(r);

@@ -72,7 +72,7 @@ final class RoundMachine {
         this.delivery = delivery;
         this.lapping = channel.spec().delivery() == Delivery.LATEST;
         this.maxBatch = channel.spec().maxPublishBatch();
-        this.armed = ArmedRound.of(channel.doorbells(), transport.stream, channel.spec().stallTimeout().toNanos());
+        this.armed = ArmedRound.of(channel.doorbells(), transport.mirror, transport.stream, channel.spec().stallTimeout().toNanos());
         this.arming = RoundArming.of(port, transport, counters, delivery, armed);
     }
 

@@ -44,6 +44,8 @@ final class ConsumerTransport {
     final DeviceStream stream;
     final DeviceBuffer block;
     final MappedBuffer mirror;
+    /** The ring the frames are published to for this consumer: the producer's (pull) or its replica (push). */
+    final Memory sourceRing;
     /** Where the frames are for this consumer: its local ring (copy mode) or the source ring (direct mode). */
     final Memory frameRing;
     /**
@@ -94,6 +96,7 @@ final class ConsumerTransport {
             default -> throw new IllegalArgumentException("transport " + transport + " cannot serve consumer " + consumer);
         }
         Memory localRing = spec.readMode() == ReadMode.COPY ? track(device.allocate(geometry.ringBytes())) : null;
+        this.sourceRing = sourceRing;
         this.frameRing = localRing != null ? localRing : sourceRing;
         this.hostLandedWord = frameRing instanceof MappedBuffer ? ConsumerBlock.ROUND : ConsumerBlock.HOST_ROUND;
         this.consume = stream.bindConsume(new ConsumeBinding(sourceControl, sourceRing, geometry, spec.maxPublishBatch(), localRing,

@@ -74,8 +74,8 @@ public interface DeviceFrameHandler {
      *       host's cancel word), the blocks agreeing on one value; the frames it took are {@code first .. taken.end}
      *       (none when {@code taken.end < first}: an armed round released or cancelled without its frame);</li>
      *   <li>reads those frames WHERE THEY ARE, {@code seqlink::device::payload(c, s)} and {@code length(c, s)} (no copy
-     *       into a local ring is made, whatever the channel's read mode; {@link DeviceFrames#memory()} is not
-     *       filled);</li>
+     *       into a local ring is made, whatever the channel's read mode; {@link DeviceFrames#memory()} is that same
+     *       ring);</li>
      *   <li>ends with {@code seqlink::device::end_round(c, taken)}: the descriptor, the counters, the acknowledgement of
      *       what it took, the mirror's round word last.</li>
      * </ol>

@@ -30,7 +30,13 @@ public interface DeviceFrames {
      */
     long last();
 
-    /** The memory that holds the frames: the consumer's local ring (copy mode) or the source ring (direct mode). */
+    /**
+     * The memory that holds the round's frames: the consumer's local ring (copy mode: the consume step copied them
+     * there) or the source ring (direct mode: the producer's ring, or its replica on a push transport). For a
+     * listener that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its kernel} there is no consume step,
+     * so no copy: always the source ring, the one {@code seqlink::device::take_round} reads in place
+     * ({@code payload(handles, s)}).
+     */
     Memory memory();
 
     /** Offset of the payload of {@code sequence} in {@link #memory()}. */

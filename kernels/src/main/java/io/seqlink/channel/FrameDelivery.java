@@ -324,6 +324,8 @@ final class FrameDelivery {
         private long last;
         private long round;
         private boolean armed;
+        /** The round's one kernel reads the frames in place (no consume step filled a local ring). */
+        private boolean inPlace;
 
         DeviceFramesView(String channel, int device, ConsumerTransport transport, RingGeometry geometry) {
             this.channel = channel;
@@ -338,6 +340,7 @@ final class FrameDelivery {
             last = r.to;
             round = r.number;
             armed = armedRound;
+            inPlace = r.consumedInKernel;
         }
 
         @Override
@@ -362,7 +365,7 @@ final class FrameDelivery {
 
         @Override
         public Memory memory() {
-            return transport.frameRing;
+            return inPlace ? transport.sourceRing : transport.frameRing;
         }
 
         @Override

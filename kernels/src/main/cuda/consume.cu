@@ -1,8 +1,10 @@
 // consume.cu: the consume step of a consumer (its Java twin: io.seqlink.backend.emulated.EmulatedConsumeKernel).
 //
-//   seqlink_consume  one ld.acquire.sys of publish_seq per block (seqlink_device.cuh), the copy of the
-//                    ready slots into the consumer's local ring (copy mode), the lapping check under
-//                    latest delivery, the stamp check, counters and the descriptor, mirror round last
+//   seqlink_consume  one ld.acquire.sys of publish_seq per block (seqlink_device.cuh), an armed round's
+//                    read of the host's cancel word, the copy of the ready slots into the consumer's local
+//                    ring (copy mode), the lapping check under latest delivery, the stamp check, counters
+//                    (an ordinary round that took less than asked: SHORT_ROUNDS) and the descriptor, mirror
+//                    round last
 #include "seqlink_args.cuh"
 #include "seqlink_device.cuh"
 #include "seqlink_grid.cuh"
@@ -12,16 +14,21 @@
 using namespace seqlink;
 using namespace seqlink::layout;
 
-// Takes frames from..to the launcher saw published. Each block's thread 0 does one ld.acquire.sys of
-// publish_seq and shares it (one cross-device read per block; a one-block launch, the usual case, makes
-// one per round). Blocks copy their share of the ready slots, each up to its own value, into the local
-// ring; the last block clips the round to the smallest value any block acquired (no agreement round trip
-// before the copy: device::acquire_published's is for kernels that cannot clip), validates and writes
-// counters and the descriptor (device::detail::finish_consume_round, shared with device::end_round).
+// Takes frames from..to the launcher saw published (armed = 1: an armed round, enqueued before its frame
+// was seen; then the host may have cancelled it). Each block's thread 0 does one ld.acquire.sys of
+// publish_seq and, armed, one read of the mirror's ARM_CANCEL after it (device::detail::round_bound: a
+// cancelled round's bound is from - 1) and shares the bound (one cross-device read per block; a one-block
+// launch, the usual case, makes one per round). Blocks copy their share of the ready slots, each up to its
+// own bound, into the local ring; the last block clips the round to the smallest bound any block had (no
+// agreement round trip before the copy: device::acquire_published's is for kernels that cannot clip; a
+// block that saw the cancel clips the round to nothing), validates and writes counters and the descriptor
+// (device::detail::finish_consume_round, shared with device::end_round). An ordinary round never ends short
+// of `to` (the launcher saw `to` in the producer's mirror, stored after the publish's fences); one that does
+// counts in SHORT_ROUNDS, which the runtime checks.
 extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeArgs a, uint64_t from, uint64_t to,
-        uint64_t round) {
+        uint64_t round, uint64_t armed) {
     const grid::RingShape r = device::ring_shape(a);
-    uint64_t published = device::detail::acquire_published_by_block(a);
+    uint64_t published = device::detail::acquire_bound_by_block(a, from, round, armed != 0);
     uint64_t end = min(to, published);
     if (a.local_ring != 0 && end >= from) {
         if (a.lapping) {
@@ -43,7 +50,7 @@ extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeA
             return;
         }
         if (threadIdx.x == 0) {
-            // every block copied at least up to the smallest value any block acquired
+            // every block copied at least up to the smallest bound any block had
             s_min = ld_relaxed_sys(&scratch->min_sequence);
             st_relaxed_sys(&scratch->min_sequence, ~0ull);
         }
@@ -53,5 +60,6 @@ extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeA
     } else {
         __syncthreads();
     }
-    device::detail::finish_consume_round(a, from, end, published, round, a.local_ring != 0 ? a.local_ring : a.ring, false);
+    device::detail::finish_consume_round(a, from, end, published, round, a.local_ring != 0 ? a.local_ring : a.ring, false,
+            armed == 0 && end < to);
 }

@@ -14,7 +14,11 @@ constexpr int MAX_PUSH_TARGETS = 16;
 
 // Scratch words of one binding, in device memory of the device that runs the kernel (128 bytes,
 // zeroed at bind, min_sequence set to all ones). Used only by multi-block launches; every launch leaves
-// them as it found them, so the next launch on the stream (stream order) starts from the same state.
+// them as it found them, so the next launch on the stream (stream order) starts from the same state. The
+// round_* words serve a round kernel (device::take_round, end_round) alone, apart from the consume step's
+// and a free-standing consumer kernel's: their counters are tagged with the round (grid::count_in_round), so
+// a launch that finds counts another launch left (a block returned early) fails its round instead of
+// counting on from them.
 struct Scratch {
     uint32_t arrivals;        // blocks that finished; the last one resets it to 0
     uint32_t acquired;        // device::acquire_published: blocks that took the grid's value; the last resets it
@@ -22,7 +26,10 @@ struct Scratch {
                               // publish_seq a block acquired, acknowledge_at_end's ack; reset to ~0
     uint64_t acc;             // checksum: XOR of the blocks' folds; reset to 0
     uint64_t grid_published;  // device::acquire_published: 1 + the value the grid agreed on (0: none yet); reset to 0
-    uint64_t pad1[12];
+    uint64_t round_published; // device::take_round: 1 + the bound the grid agreed on; reset to 0 by the last taker
+    uint64_t round_takers;    // device::take_round: the round-tagged count of the blocks that took it; reset to 0
+    uint64_t round_arrivals;  // device::end_round: the round-tagged count of the blocks that ended; reset to 0
+    uint64_t pad1[9];
 };
 static_assert(sizeof(Scratch) == 128, "Scratch is one 128-byte line");
 
@@ -51,14 +58,14 @@ struct PublishArgs {
 };
 static_assert(sizeof(PublishArgs) == 352, "PublishArgs layout is shared with Java");
 
-// seqlink_consume(ConsumeArgs a, uint64_t from, uint64_t to, uint64_t round); also the handle a user's
-// consumer kernel takes to begin with the acquire read and end with the ack (seqlink_device.cuh)
+// seqlink_consume(ConsumeArgs a, uint64_t from, uint64_t to, uint64_t round, uint64_t armed); also the handle a
+// user's consumer kernel takes to begin with the acquire read and end with the ack (seqlink_device.cuh)
 struct ConsumeArgs {
     uint64_t control;     //   0: control block to acquire publish_seq from (producer's or a replica)
     uint64_t ring;        //   8: ring holding the frames (producer's or a replica)
     uint64_t local_ring;  //  16: consumer-local ring to copy into, 0 in direct mode
     uint64_t block;       //  24: consumer block (consumer device)
-    uint64_t mirror;      //  32: consumer's host mirror
+    uint64_t mirror;      //  32: consumer's host mirror (an armed round also reads its ARM_CANCEL word)
     uint64_t scratch;     //  40: Scratch on the consumer device
     uint64_t slots;       //  48
     uint64_t stride;      //  56

@@ -11,13 +11,18 @@
 //                     the frames up to the value it returns, and end with acknowledge_at_end(c, last)
 //                     from every thread when no other step acknowledges.
 //   round kernel      (DeviceFrameHandler.consumesInKernel: no consume step, no ack step) begins with
-//                     take_round(c, first, last) from every thread, reads the frames it took in place,
-//                     and ends with end_round(c, taken, round) from every thread: descriptor, counters,
+//                     take_round(c, first, last, round, armed) from every thread, reads the frames it took
+//                     in place, and ends with end_round(c, taken) from every thread: descriptor, counters,
 //                     the acknowledgement, the mirror's ROUND last.
 //   device listener   (DeviceFrameHandler: kernels the channel's own consume step precedes on the stream)
 //                     round_frames(descriptor, first, last, &from, &to): the frames the round took; an
-//                     armed round's may be none. Skip a frame for which abandoned(c, s) holds (padding). A listener that acknowledges in its kernel ends the round's
-//                     last kernel with acknowledge_taken_at_end(descriptor, acknowledgement, arrivals).
+//                     armed round's may be none. Skip a frame for which abandoned(c, s) holds (padding). A
+//                     listener that acknowledges in its kernel ends the round's last kernel with
+//                     acknowledge_taken_at_end(descriptor, acknowledgement, arrivals, round).
+//   every block       of a round kernel or an acknowledging kernel calls those functions once per launch: a
+//                     block that returns early leaves the round's grid counter counted, and the next round's
+//                     launch then fails its round (nothing taken, nothing acknowledged, the consumer's
+//                     PROTOCOL_ERROR word set, and the runtime fails the consumer naming the rule).
 //
 // `a` and `c` are the channel's handles, by value (seqlink::PublishArgs, seqlink::ConsumeArgs), as the
 // Java call that launches your kernel passes them. The shipped subset: publish_at_end serves channels
@@ -139,17 +144,44 @@ __device__ inline void publish_at_end(const PublishArgs& a, uint64_t count) {
 
 namespace detail {
 
-// Thread 0 of this block reads publish_seq ONCE with acquire ordering and shares it through shared
-// memory; the barrier hands value and ordering to every thread of the block. The block's own value:
-// blocks of one grid may read different ones (the consume step copies to its own and clips the round to
-// the grid's minimum; a kernel that does not should call acquire_published).
-__device__ inline uint64_t acquire_published_by_block(const ConsumeArgs& c) {
-    __shared__ uint64_t s_published;
+// The bound an armed round may take frames to, from ONE thread right after its acquire read of publish_seq
+// returned `published`: `published`, or from - 1 (nothing) when the host cancelled the round: the consumer
+// mirror's ARM_CANCEL (host-written, monotonic: ArmedRound.cancel stores the round's number there before it
+// raises the doorbell) is >= round. One ld.relaxed.sys of pinned host memory, in program order after the
+// acquire, so it sees the mark of every cancel that returned before the publish of any frame the acquire
+// read saw (memory-model.md, "The cancel word"); made only when the round would take something. Not armed:
+// `published` (nothing cancels an ordinary round, and it reads nothing more).
+__device__ __forceinline__ uint64_t round_bound(const ConsumeArgs& c, uint64_t from, uint64_t published, uint64_t round,
+        bool armed) {
+    if (armed && published >= from && ld_relaxed_sys(word_at(c.mirror, layout::CONSUMER_ARM_CANCEL)) >= round) {
+        return from - 1;
+    }
+    return published;
+}
+
+// Thread 0 of this block reads publish_seq ONCE with acquire ordering (then, for an armed round, the cancel
+// word: round_bound) and shares the bound through shared memory; the barrier hands value and ordering to
+// every thread of the block. The block's own value: blocks of one grid may read different ones (the consume
+// step copies to its own and clips the round to the grid's minimum; a kernel that does not should call
+// acquire_published).
+__device__ inline uint64_t acquire_bound_by_block(const ConsumeArgs& c, uint64_t from, uint64_t round, bool armed) {
+    __shared__ uint64_t s_bound;
     if (threadIdx.x == 0) {
-        s_published = ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ));
+        s_bound = round_bound(c, from, ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ)), round, armed);
     }
     __syncthreads();
-    return s_published;
+    return s_bound;
+}
+
+// The consumer mirror's PROTOCOL_ERROR value for round `round`'s failure at `site` (layout::PROTOCOL_SITE_*).
+__device__ __forceinline__ uint64_t protocol_error(uint64_t site, uint64_t round) {
+    return site << layout::PROTOCOL_SITE_SHIFT | (round & layout::PROTOCOL_ROUND_MASK);
+}
+
+// Records a round's failure in the consumer's host mirror (one thread): a strong store; the runtime's watchdog
+// reads it, and a round kernel's ROUND release after it lands the failed round.
+__device__ __forceinline__ void report_protocol_error(uint64_t mirror, uint64_t error) {
+    st_relaxed_sys(word_at(mirror, layout::CONSUMER_PROTOCOL_ERROR), error);
 }
 
 }  // namespace detail
@@ -233,15 +265,25 @@ __device__ __forceinline__ void acknowledge_taken(uint64_t descriptor, uint64_t 
 // The acknowledgement of a round from a device listener's own LAST kernel of the round
 // (DeviceFrameHandler.acknowledgesInKernel: the channel then enqueues no ack step, one step fewer per
 // round): every thread of every block calls it as the kernel's last act, after its reads of the round's
-// frames; the last block to arrive (over `arrivals`, a Scratch line's counter this kernel uses for nothing
-// else) acknowledges what the descriptor says the round took, from one thread: one release store into the
-// acknowledgement word (DeviceFrames.acknowledgement(), the consumer's host mirror). Ordering: each block's
-// reads before its acq_rel arrival (bar.sync, then the device-scope add), the last block's acquire of the
-// count before its release store, so no frame is acknowledged before every block has read it. A round that
-// took nothing writes READY_TO = from - 1, the last acknowledgement: nothing moves.
-__device__ inline void acknowledge_taken_at_end(uint64_t descriptor, uint64_t acknowledgement, uint32_t* arrivals) {
-    if (grid::sole_or_last_block(arrivals) && threadIdx.x == 0) {
+// frames; the last block to arrive (over `arrivals`, a zeroed 64-bit word of device memory this kernel uses
+// for nothing else; a grid of one block touches none, so it may be null) acknowledges what the descriptor
+// says the round took, from one thread: one release store into the acknowledgement word
+// (DeviceFrames.acknowledgement(), the consumer's host mirror). `round` is DeviceFrames.round(): the counter is
+// tagged with it (grid::count_in_round), so a launch that finds counts an earlier launch left (one of its blocks
+// returned before this call) acknowledges nothing and sets the mirror's PROTOCOL_ERROR, which fails the
+// consumer. Ordering: each block's reads before its acq_rel arrival (bar.sync, then the device-scope add), the
+// last block's acquire of the count before its release store, so no frame is acknowledged before every block
+// has read it. A round that took nothing writes READY_TO = from - 1, the last acknowledgement: nothing moves.
+__device__ inline void acknowledge_taken_at_end(uint64_t descriptor, uint64_t acknowledgement, uint64_t* arrivals,
+        uint64_t round) {
+    const grid::RoundArrival arrival = grid::block_ends_round(arrivals, round);
+    if (threadIdx.x != 0) {
+        return;
+    }
+    if (arrival == grid::RoundArrival::LAST) {
         acknowledge_taken(descriptor, acknowledgement);
+    } else if (arrival == grid::RoundArrival::LEFTOVER && blockIdx.x == 0) {
+        detail::report_protocol_error(acknowledgement, detail::protocol_error(layout::PROTOCOL_SITE_ACKNOWLEDGE_TAKEN, round));
     }
 }
 
@@ -274,13 +316,14 @@ namespace detail {
 
 // The end of a consume round over from..end (end < from: it took nothing), run by EVERY thread of the one
 // (or last-arriving) block, after every block's reads of the frames: validation of the stamps read at
-// `source` (the local ring in copy mode, the ring read in place otherwise), counters, the descriptor into
+// `source` (the local ring in copy mode, the ring read in place otherwise), counters (with `short_round`, an
+// ordinary round that took less than the launcher asked for, counted in SHORT_ROUNDS), the descriptor into
 // the device block and the host mirror, and with `acknowledges` the acknowledgement of `end`; the mirror's
 // ROUND last. Ordering: the block's barriers put every thread's reads before thread 0's stores; thread 0's
 // st.release.sys of consumed_seq (when it acknowledges) and then of ROUND release them, so a host that
 // acquires ROUND = round finds the descriptor, the counters and the acknowledgement.
 __device__ inline void finish_consume_round(const ConsumeArgs& a, uint64_t from, uint64_t end, uint64_t published,
-        uint64_t round, uint64_t source, bool acknowledges) {
+        uint64_t round, uint64_t source, bool acknowledges, bool short_round) {
     const grid::RingShape r = ring_shape(a);
     __shared__ uint64_t s_valid_from;
     __shared__ unsigned long long s_bad;  // highest sequence whose stamp did not match (0: none)
@@ -329,6 +372,13 @@ __device__ inline void finish_consume_round(const ConsumeArgs& a, uint64_t from,
             laps += valid_from - from;
         }
     }
+    if (short_round) {
+        // never expected: the launcher asks only for frames the producer's mirror showed, which is stored
+        // after the publish's fences (memory-model.md P9); the runtime fails the consumer when it is not 0
+        const uint64_t shorts = ld_relaxed_sys(word_at(a.block, layout::CONSUMER_SHORT_ROUNDS)) + 1;
+        st_relaxed_sys(word_at(a.block, layout::CONSUMER_SHORT_ROUNDS), shorts);
+        st_relaxed_sys(word_at(a.mirror, layout::CONSUMER_SHORT_ROUNDS), shorts);
+    }
     // The device block: counters this step reads next time, and the descriptor a device listener's
     // kernels read in stream order (no round word: nothing on the device waits for one).
     st_relaxed_sys(word_at(a.block, layout::CONSUMER_READS), reads);
@@ -358,36 +408,87 @@ __device__ inline void finish_consume_round(const ConsumeArgs& a, uint64_t from,
 
 // ---- a device listener whose one kernel is the whole round (DeviceFrameHandler.consumesInKernel) ----
 
-// What take_round took: frames from..end (end < from: none), and the publish_seq the grid agreed on.
+// What take_round took: frames from..end (end < from: none), the bound the grid agreed on, and the round
+// as the launch was given it (end_round's arguments).
 struct TakenRound {
     uint64_t from;
     uint64_t end;
-    uint64_t published;
+    uint64_t published;       // publish_seq as the grid's acquire read returned it (from - 1: a cancelled armed round)
+    uint64_t to;              // DeviceFrames.last(): what the launcher asked for
+    uint64_t round;           // DeviceFrames.round()
+    bool armed;               // DeviceFrames.armed()
+    uint64_t protocol_error;  // not 0: the agreement's counter held another launch's counts; nothing taken
 };
 
-// The round kernel's first act, from EVERY thread of every block (the channel enqueued no consume step):
-// acquire_published(c) (thread 0 of each block: one ld.acquire.sys of publish_seq; the blocks agree on
-// one value over the scratch line's grid_published/acquired, reset by the last taker), then the round's
-// end, min(to, published). Read the frames from..end where they are (payload(c, s), length(c, s)): the
-// acquire read orders those reads after the publish. from..to: DeviceFrames.first()..last().
-__device__ inline TakenRound take_round(const ConsumeArgs& c, uint64_t from, uint64_t to) {
-    const uint64_t published = acquire_published(c);
-    return TakenRound{from, min(to, published), published};
+// The round kernel's first act, from EVERY thread of every block (the channel enqueued no consume step).
+// Thread 0 of each block: one ld.acquire.sys of publish_seq; for an armed round, the host's cancel word
+// after it (detail::round_bound: a cancelled round's bound is first - 1); in a grid of more than one block,
+// the agreement on the first block's bound (grid::first_value_of_grid over the handle's scratch line
+// round_published) and the block's count over round_takers, tagged with `round` (grid::count_in_round): a
+// launch that finds counts another launch left takes nothing and reports it (end_round sets the mirror's
+// PROTOCOL_ERROR). The barrier then hands the bound and its ordering to every thread. The round's frames are
+// first..end, end = min(last, bound): read them where they are (payload(c, s), length(c, s)); the acquire
+// read orders those reads after the publish. first, last, round, armed: DeviceFrames.first(), last(), round(),
+// armed(). Once per launch; no block waits for another.
+__device__ inline TakenRound take_round(const ConsumeArgs& c, uint64_t first, uint64_t last, uint64_t round, bool armed) {
+    __shared__ uint64_t s_bound;
+    __shared__ uint64_t s_error;
+    Scratch* scratch = reinterpret_cast<Scratch*>(c.scratch);
+    if (threadIdx.x == 0) {
+        uint64_t bound = detail::round_bound(c, first, ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ)), round,
+                armed);
+        uint64_t error = 0;
+        if (gridDim.x > 1) {
+            bound = grid::first_value_of_grid(&scratch->round_published, bound);
+            const grid::RoundArrival taker = grid::count_in_round(&scratch->round_takers, round, gridDim.x);
+            if (taker == grid::RoundArrival::LEFTOVER) {
+                error = detail::protocol_error(layout::PROTOCOL_SITE_TAKE_ROUND, round);
+            } else if (taker == grid::RoundArrival::LAST) {
+                st_relaxed_sys(&scratch->round_published, 0);  // after every block's swap (each swapped, then counted)
+            }
+        }
+        s_bound = bound;
+        s_error = error;
+    }
+    __syncthreads();
+    const uint64_t error = s_error;
+    return TakenRound{first, error != 0 ? first - 1 : min(last, s_bound), s_bound, last, round, armed, error};
 }
 
 // The round kernel's last act, from EVERY thread of every block, after its reads of the frames: the last
-// block to arrive (over the scratch line's `arrivals`, which it resets; no block waits) ends the round as
-// the consume step does (detail::finish_consume_round over the frames in place: stamps, counters,
-// descriptor, mirror) and acknowledges taken.end with one st.release.sys of the mirror's consumed_seq
-// BEFORE the mirror's ROUND st.release.sys: a host that sees the round landed sees the ack too.
+// block to arrive (over the scratch line's round_arrivals, tagged with taken.round; no block waits) ends the
+// round as the consume step does (detail::finish_consume_round over the frames in place: stamps, counters,
+// descriptor, mirror) and acknowledges taken.end with one st.release.sys of the mirror's consumed_seq BEFORE
+// the mirror's ROUND st.release.sys: a host that sees the round landed sees the ack too. An ordinary round
+// that took less than it was given (end < to: the mirror ran ahead of publish_seq) counts in SHORT_ROUNDS.
 // Ordering: each block's reads before its bar.sync and acq_rel arrival; the last block's acquire of the
 // count before thread 0's release stores, so nothing is acknowledged before every block read it. A round
-// that took nothing acknowledges nothing. `round`: DeviceFrames.round().
-__device__ inline void end_round(const ConsumeArgs& c, const TakenRound& taken, uint64_t round) {
-    if (!grid::sole_or_last_block(&reinterpret_cast<Scratch*>(c.scratch)->arrivals)) {
+// that took nothing acknowledges nothing. A launch whose take_round or end_round found counts another launch
+// left (a block of an earlier launch returned early) acknowledges nothing either: block 0 sets the mirror's
+// PROTOCOL_ERROR and lands the round as one that took nothing.
+__device__ inline void end_round(const ConsumeArgs& c, const TakenRound& taken) {
+    const grid::RoundArrival arrival = grid::block_ends_round(&reinterpret_cast<Scratch*>(c.scratch)->round_arrivals,
+            taken.round);
+    uint64_t error = taken.protocol_error;  // take_round's, which found it first
+    if (arrival == grid::RoundArrival::LEFTOVER) {
+        if (blockIdx.x != 0) {
+            return;
+        }
+        if (error == 0) {
+            error = detail::protocol_error(layout::PROTOCOL_SITE_END_ROUND, taken.round);
+        }
+    } else if (arrival == grid::RoundArrival::NOT_LAST) {
         return;
     }
-    detail::finish_consume_round(c, taken.from, taken.end, taken.published, round, c.ring, true);
+    if (error != 0) {
+        if (threadIdx.x == 0) {
+            detail::report_protocol_error(c.mirror, error);  // before finish's ROUND release
+        }
+        detail::finish_consume_round(c, taken.from, taken.from - 1, taken.published, taken.round, c.ring, true, false);
+        return;
+    }
+    detail::finish_consume_round(c, taken.from, taken.end, taken.published, taken.round, c.ring, true,
+            !taken.armed && taken.end < taken.to);
 }
 
 }  // namespace device

@@ -83,6 +83,59 @@ __device__ __forceinline__ void took_first_value(uint64_t* slot, uint32_t* taker
     }
 }
 
+// ---- grid counters tagged with a round ----------------------------------------------------------------
+//
+// The counters above are reset by the last block to arrive: a launch in which a block never arrives (it
+// returned early) leaves them counted, and the next launch would count on from there, so a block that is
+// not last would believe it is and hand off (acknowledge, say) while others still read. A channel round's
+// counters (a round kernel's take_round and end_round, a device listener's acknowledge_taken_at_end) carry the
+// round's number instead: every block of round r adds STEP(r) = (r << 32) + 1 to one 64-bit word, so n blocks
+// of round r leave it at (n * r mod 2^32) << 32 | n whatever the order, and the last of the grid resets it to
+// 0. A word that does not have that form, or counts the whole grid or more, holds another launch's leftover:
+// the block takes its own add back (the leftover stays exactly as it was, so every later launch finds it as
+// well) and reports it. A leftover of k blocks of round r' passes for round r's only if k * (r' - r) is a
+// multiple of 2^32 (a second launch of the same round, or rounds 2^32 / k apart): a launch of one round is told
+// from the launches of every other. One atom.acq_rel.gpu add per block, as last_block_arrives: no compare-and-swap
+// loop, so a grid of hundreds of blocks does not serialise on the word.
+
+// What a block's arrival at a round's grid counter found.
+enum class RoundArrival { NOT_LAST, LAST, LEFTOVER };
+
+// Counts this block into round `round`'s grid counter, from ONE thread, once per launch (grid of `blocks`).
+// Ordering: as last_block_arrives's (the add is acq_rel; every block's earlier work, ordered before this
+// thread by a barrier, is released to the last block, which acquires the whole chain).
+__device__ inline RoundArrival count_in_round(uint64_t* counter, uint64_t round, uint64_t blocks) {
+    constexpr uint64_t LOW = 0xFFFFFFFFull;
+    const uint64_t step = (round << 32) + 1;
+    const uint64_t before = atom_add_acq_rel_gpu_u64(counter, step);
+    const uint64_t counted = before & LOW;
+    if ((before >> 32) != ((counted * round) & LOW) || counted >= blocks) {
+        atom_add_acq_rel_gpu_u64(counter, 0 - step);  // our add back out: the leftover stays as it was
+        return RoundArrival::LEFTOVER;
+    }
+    if (counted + 1 == blocks) {
+        st_relaxed_sys(counter, 0);  // every block of the launch counted: clean for the next (stream order)
+        return RoundArrival::LAST;
+    }
+    return RoundArrival::NOT_LAST;
+}
+
+// last_block_arrives over round `round`'s counter: LAST in the one block of the grid that may go on (a grid of
+// one block touches no counter), NOT_LAST in the others, LEFTOVER in every block when the counter held another
+// launch's counts (the verdict is the grid's: no block of this launch changes a leftover). Call from every thread.
+__device__ inline RoundArrival block_ends_round(uint64_t* counter, uint64_t round) {
+    __shared__ int s_arrival;
+    __syncthreads();
+    if (gridDim.x == 1) {
+        return RoundArrival::LAST;
+    }
+    if (threadIdx.x == 0) {
+        s_arrival = static_cast<int>(count_in_round(counter, round, gridDim.x));
+    }
+    __syncthreads();
+    return static_cast<RoundArrival>(s_arrival);
+}
+
 // XOR of v over the block; the result is valid in thread 0. Call from every thread; may be called again
 // (the first barrier keeps a new call's writes behind the last call's read).
 __device__ inline uint64_t block_xor(uint64_t v) {

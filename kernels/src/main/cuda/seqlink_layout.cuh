@@ -14,8 +14,9 @@ constexpr uint64_t CONTROL_PUBLISH_SEQ = 0;
 constexpr uint64_t CONTROL_WRITER_BUSY = 8;
 constexpr uint64_t CONTROL_BYTES = 128;
 
-// ConsumerBlock: line 0 cursor, line 1 descriptor. consumed_seq, round and host_round are written to
-// the host mirror only (nothing on a device reads them).
+// ConsumerBlock: line 0 cursor, line 1 descriptor and reports. consumed_seq, round, host_round and
+// protocol_error are written to the host mirror only (nothing on a device reads them); arm_cancel is the one
+// word the host writes (the mirror's; the device block's is unused).
 constexpr uint64_t CONSUMER_CONSUMED_SEQ = 0;
 constexpr uint64_t CONSUMER_READS = 8;
 constexpr uint64_t CONSUMER_EMPTY_POLLS = 16;
@@ -26,7 +27,24 @@ constexpr uint64_t CONSUMER_VALID_FROM = 144;
 constexpr uint64_t CONSUMER_OBSERVED_PUBLISH = 152;
 constexpr uint64_t CONSUMER_ROUND = 160;
 constexpr uint64_t CONSUMER_HOST_ROUND = 168;
+// Ordinary (not armed) rounds that took fewer frames than the launcher asked for (end < to): the launcher
+// only asks for frames it saw in the producer's mirror, so this stays 0; the runtime fails the consumer if not.
+constexpr uint64_t CONSUMER_SHORT_ROUNDS = 176;
+// Host-written: the highest armed round number the host cancelled (ArmedRound.cancel, a monotonic raise
+// before its doorbell raise). An armed round r reads it after its acquire read of publish_seq and takes
+// nothing when it is >= r.
+constexpr uint64_t CONSUMER_ARM_CANCEL = 184;
+// 0, or why a round kernel or an in-kernel ack failed its round: PROTOCOL_SITE_* << PROTOCOL_SITE_SHIFT
+// | the number of the round whose launch found its grid counter left by another launch (a block of it returned
+// before take_round, end_round or acknowledge_taken_at_end). The runtime fails the consumer if it is not 0.
+constexpr uint64_t CONSUMER_PROTOCOL_ERROR = 192;
 constexpr uint64_t CONSUMER_BYTES = 256;
+
+constexpr uint64_t PROTOCOL_SITE_SHIFT = 56;
+constexpr uint64_t PROTOCOL_ROUND_MASK = (1ull << PROTOCOL_SITE_SHIFT) - 1;
+constexpr uint64_t PROTOCOL_SITE_TAKE_ROUND = 1;
+constexpr uint64_t PROTOCOL_SITE_END_ROUND = 2;
+constexpr uint64_t PROTOCOL_SITE_ACKNOWLEDGE_TAKEN = 3;
 
 // SlotHeader: in front of every slot's payload.
 constexpr uint64_t SLOT_STAMP = 0;

@@ -7,11 +7,13 @@
 // see no forbidden outcome, and a control with its ordering taken away. Asserted to fail on an H200, so
 // a weakening there shows before it shows as a corrupt frame: the removal of every acquire (ld_acquire_sys,
 // _u32, the reader's fence_acq_rel_sys / _gpu, the acquire of atom_cas_acq_rel_gpu_u64), of st_release_sys's
-// release, of the arrival counter's acq_rel, of the lock, and of the add's atomicity. Reported but not
-// shown to fail here: the removal of the other release writes (st_release_sys_u32, red_release_sys_add,
-// the fence before red_relaxed_sys_add, atom_add_release_sys: the same reordering as st_release_sys's,
-// rare, not yet measured for them), fence_sc_sys's store-buffering guarantee (never observed on an H200,
-// even with fence_acq_rel_sys: that test cannot fail there), and the host's side of the host edges (x86).
+// release, of the arrival counter's acq_rel (atom_add_acq_rel_gpu_u32), of the lock, and of the add's
+// atomicity. Reported but not shown to fail here: the removal of the other release writes (st_release_sys_u32,
+// red_release_sys_add, the fence before red_relaxed_sys_add, atom_add_release_sys: the same reordering as
+// st_release_sys's, rare, not yet measured for them), of the round-tagged arrival counter's acq_rel
+// (atom_add_acq_rel_gpu_u64: its rows are not yet run on a GPU, so its control is reported, not asserted),
+// fence_sc_sys's store-buffering guarantee (never observed on an H200, even with fence_acq_rel_sys: that test
+// cannot fail there), and the host's side of the host edges (x86).
 //
 // Scopes: .sys = every thread of every device and the host (needed for peer GPUs and host-mapped
 // mirrors); .gpu = every thread of this device (enough for words only this device touches).
@@ -122,6 +124,15 @@ __device__ __forceinline__ uint64_t atom_add_relaxed_sys(uint64_t* p, uint64_t v
 __device__ __forceinline__ uint32_t atom_add_acq_rel_gpu_u32(uint32_t* p, uint32_t v) {
     uint32_t old;
     asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
+// Acquire-release fetch-and-add on a 64-bit word, device scope: the arrival counter of a round's grid, whose
+// word carries the round's number beside the count (grid::count_in_round), so a launch can tell its own
+// blocks' arrivals from those an earlier launch left.
+__device__ __forceinline__ uint64_t atom_add_acq_rel_gpu_u64(uint64_t* p, uint64_t v) {
+    uint64_t old;
+    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 

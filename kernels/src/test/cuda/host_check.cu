@@ -34,6 +34,13 @@ int main() {
     LAYOUT(CONSUMER_OBSERVED_PUBLISH);
     LAYOUT(CONSUMER_ROUND);
     LAYOUT(CONSUMER_HOST_ROUND);
+    LAYOUT(CONSUMER_SHORT_ROUNDS);
+    LAYOUT(CONSUMER_ARM_CANCEL);
+    LAYOUT(CONSUMER_PROTOCOL_ERROR);
+    LAYOUT(PROTOCOL_SITE_SHIFT);
+    LAYOUT(PROTOCOL_SITE_TAKE_ROUND);
+    LAYOUT(PROTOCOL_SITE_END_ROUND);
+    LAYOUT(PROTOCOL_SITE_ACKNOWLEDGE_TAKEN);
     LAYOUT(CONSUMER_BYTES);
     LAYOUT(SLOT_STAMP);
     LAYOUT(SLOT_LENGTH);
@@ -68,6 +75,9 @@ int main() {
     std::printf("args ConsumeArgs %zu\n", sizeof(ConsumeArgs));
     FIELD(Scratch, min_sequence);
     FIELD(Scratch, grid_published);
+    FIELD(Scratch, round_published);
+    FIELD(Scratch, round_takers);
+    FIELD(Scratch, round_arrivals);
     std::printf("args Scratch %zu\n", sizeof(Scratch));
     std::printf("args MAX_PUSH_TARGETS %d\n", MAX_PUSH_TARGETS);
 

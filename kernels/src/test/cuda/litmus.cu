@@ -335,6 +335,62 @@ __global__ void arrive(uint64_t words, uint32_t* arrivals, uint64_t trials, Coun
     }
 }
 
+// The round-tagged grid hand-off (grid::count_in_round, the counter of take_round / end_round /
+// acknowledge_taken_at_end: atom_add_acq_rel_gpu_u64 of (round << 32) + 1 after bar.sync): as arrive(), trial t
+// being round t + 1 on its own zeroed word; the last block must see every block's word, and no block may find a
+// leftover. Control (ACQ_REL false): the same tagged counts with a relaxed 64-bit add.
+template <bool ACQ_REL>
+__global__ void arrive_round(uint64_t words, uint64_t* counters, uint64_t trials, Counts* out) {
+    const uint64_t blocks = gridDim.x;
+    unsigned long long weak = 0, sink = 0, checked = 0;
+    __shared__ int s_arrival;
+    for (uint64_t t = 0; t < trials; t++) {
+        uint64_t* w = reinterpret_cast<uint64_t*>(words + t * blocks * LINE);
+        for (uint64_t b = threadIdx.x; b < blocks; b += blockDim.x) {
+            sink += w[b * (LINE / 8)];
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            w[blockIdx.x * (LINE / 8)] = t + 1;
+        }
+        grid::RoundArrival arrival;
+        if (ACQ_REL) {
+            arrival = grid::block_ends_round(&counters[t], t + 1);
+        } else {
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                const uint64_t before = atomicAdd(reinterpret_cast<unsigned long long*>(&counters[t]),
+                        static_cast<unsigned long long>(((t + 1) << 32) + 1));
+                s_arrival = static_cast<int>((before & 0xFFFFFFFFull) + 1 == blocks ? grid::RoundArrival::LAST
+                        : grid::RoundArrival::NOT_LAST);
+            }
+            __syncthreads();
+            arrival = static_cast<grid::RoundArrival>(s_arrival);
+        }
+        if (arrival == grid::RoundArrival::LEFTOVER && threadIdx.x == 0) {
+            weak++;  // a clean counter of one launch can never hold another's counts
+        }
+        if (arrival == grid::RoundArrival::LAST) {
+            checked++;
+            for (uint64_t b = threadIdx.x; b < blocks; b += blockDim.x) {
+                if (w[b * (LINE / 8)] != t + 1) {
+                    weak++;
+                }
+            }
+        }
+        __syncthreads();
+    }
+    if (checked != 0 || weak != 0) {
+        atomicAdd(&out->weak, weak);
+        if (threadIdx.x == 0) {
+            atomicAdd(&out->trials, checked);
+        }
+    }
+    if (sink == 0x5EED) {
+        out->trials = 0;
+    }
+}
+
 // Mutual exclusion (atom_cas_acquire_sys_u32 to lock, st_release_sys_u32 to unlock): every block adds 1
 // to a plain counter `adds` times under the lock. Weak: any lost update. Controls: the lock with a relaxed
 // swap and a relaxed unlock (the helpers' orderings removed), and no lock at all.
@@ -590,6 +646,20 @@ void run_arrive(const char* test, const char* helpers, const char* expect, std::
     report(test, helpers, expect, removes, *c);
 }
 
+template <bool ACQ_REL>
+void run_arrive_round(const char* test, const char* helpers, const char* expect, std::initializer_list<const char*> removes,
+        uint64_t blocks, uint64_t trials) {
+    Arena words(blocks * trials * LINE);
+    Arena counters(trials * sizeof(uint64_t));
+    words.clear();
+    counters.clear();
+    Counts* c = counts();
+    arrive_round<ACQ_REL><<<blocks, 256>>>(words.base, reinterpret_cast<uint64_t*>(counters.base), trials, c);
+    RT(cudaGetLastError());
+    RT(cudaDeviceSynchronize());
+    report(test, helpers, expect, removes, *c);
+}
+
 template <Lock LOCK>
 void run_mutex(const char* test, const char* helpers, const char* expect, std::initializer_list<const char*> removes,
         uint32_t blocks, uint32_t adds) {
@@ -789,6 +859,9 @@ int main(int argc, char** argv) {
     run_arrive<true>("arrival-last-block", "atom_add_acq_rel_gpu_u32 (last_block_arrives)", "never", {}, 2 * pairs, trials / 4);
     run_arrive<false>("control-arrival-relaxed", "atomicAdd (relaxed) arrival", "must-fail", {"arrival-last-block"}, 2 * pairs,
             trials / 4);
+    run_arrive_round<true>("arrival-round-tagged", "atom_add_acq_rel_gpu_u64 (count_in_round)", "never", {}, 2 * pairs, trials / 4);
+    run_arrive_round<false>("control-arrival-round-relaxed", "atomicAdd (relaxed) of the tagged count", "control",
+            {"arrival-round-tagged"}, 2 * pairs, trials / 4);
     run_grid<true>("grid-agrees-on-published", "device::acquire_published (first_value_of_grid)", "never", {}, 2 * pairs, trials);
     run_grid<false>("control-grid-per-block-read", "ld_acquire_sys per block, no agreement", "control",
             {"grid-agrees-on-published"}, 2 * pairs, trials);

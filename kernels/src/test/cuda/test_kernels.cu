@@ -52,21 +52,32 @@ extern "C" __global__ void test_armed_take(uint64_t descriptor, uint64_t payload
 }
 
 // test_armed_take, then the round's acknowledgement from the kernel (a listener that acknowledges in its
-// kernel: the channel enqueues no ack step). One thread: acknowledge_taken_at_end's grid of one block uses no
-// arrival counter.
+// kernel: the channel enqueues no ack step) over `arrivals` (a zeroed word of device memory) tagged with the
+// round. Launched with one block by ArmedChecksumListener (which then touches no counter) and with several by
+// RoundGridCounterGpuTest; every block calls acknowledge_taken_at_end except block `skip_block` (a misused
+// kernel: that block returns first) when it is below the grid's size.
 extern "C" __global__ void test_armed_take_acking(uint64_t descriptor, uint64_t payload, uint64_t sequence,
-        uint64_t length, uint64_t results, uint64_t acknowledgement) {
+        uint64_t length, uint64_t results, uint64_t acknowledgement, uint64_t arrivals, uint64_t round,
+        uint64_t skip_block) {
     armed_take(descriptor, payload, sequence, length, results);
-    seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, nullptr);
+    if (blockIdx.x == skip_block) {
+        return;
+    }
+    seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, reinterpret_cast<uint64_t*>(arrivals), round);
 }
 
 // A device listener whose one kernel is the whole round (DeviceFrameHandler.consumesInKernel: the channel enqueues
 // no consume step and no ack step): take_round from every thread, then block 0's thread 0 counts, per frame taken
 // and read in place, what armed_take counts (a round that took nothing: results[0]); end_round from every thread
-// writes the descriptor and acknowledges. io.seqlink.testing.ArmedChecksumListener holds its twin.
+// writes the descriptor and acknowledges. io.seqlink.testing.ArmedChecksumListener holds its twin. Block
+// `skip_block`, when it is below the grid's size, is a misused kernel's: it returns before take_round when
+// `skip_take` is 1, else between take_round and end_round (RoundGridCounterGpuTest).
 extern "C" __global__ void test_round_take(const seqlink::ConsumeArgs c, uint64_t first, uint64_t last, uint64_t round,
-        uint64_t results) {
-    const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last);
+        uint64_t armed, uint64_t results, uint64_t skip_block, uint64_t skip_take) {
+    if (blockIdx.x == skip_block && skip_take != 0) {
+        return;
+    }
+    const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last, round, armed != 0);
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         volatile uint64_t* r = reinterpret_cast<volatile uint64_t*>(results);
         if (taken.end < taken.from) {
@@ -81,7 +92,10 @@ extern "C" __global__ void test_round_take(const seqlink::ConsumeArgs c, uint64_
             r[3 + 2 * s] = seqlink::checksum_serial(seqlink::device::payload(c, s), seqlink::device::length(c, s));
         }
     }
-    seqlink::device::end_round(c, taken, round);
+    if (blockIdx.x == skip_block) {
+        return;
+    }
+    seqlink::device::end_round(c, taken);
 }
 
 // A device listener's kernel that looks at each frame of its round with seqlink::device::abandoned: results[s] = 1

@@ -226,8 +226,9 @@ struct Rig {
     }
 
     // The channel's consume step: frames from..to into the local ring, the descriptor into the device block.
-    void consume(uint64_t from, uint64_t to, uint64_t round) {
-        seqlink_consume<<<consume_grid((to - from + 1) * stride), 256, 0, cs>>>(ca, from, to, round);
+    // armed: a round enqueued before its frame was seen (it reads the host's cancel word, cancel() below).
+    void consume(uint64_t from, uint64_t to, uint64_t round, bool armed = false) {
+        seqlink_consume<<<consume_grid((to - from + 1) * stride), 256, 0, cs>>>(ca, from, to, round, armed ? 1 : 0);
         LAUNCHED();
     }
 
@@ -255,7 +256,7 @@ struct Rig {
     // consume, the listener's pattern_checksum_taken (nothing when the round took nothing), and the armed
     // round's ack of what the consume step took (seqlink_ack_ready): Java's cycle-channel-device-armed.
     void consume_taken_steps(uint64_t s, uint64_t length) {
-        consume(s, s, s);
+        consume(s, s, s, true);
         pattern_checksum_taken<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
                 addr(checksum_scratch));
         LAUNCHED();
@@ -264,11 +265,11 @@ struct Rig {
     }
 
     // The same round for a listener that acknowledges in its kernel (acknowledge_taken_at_end over the second
-    // scratch line): consume, then the listener's one kernel; no ack step.
+    // scratch line, tagged with the round): consume, then the listener's one kernel; no ack step.
     void consume_acking_steps(uint64_t s, uint64_t length) {
-        consume(s, s, s);
+        consume(s, s, s, true);
         pattern_checksum_taken_acking<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
-                addr(checksum_scratch), cmirror_dev);
+                addr(checksum_scratch), cmirror_dev, s);
         LAUNCHED();
     }
 
@@ -288,9 +289,17 @@ struct Rig {
         DRV(drv.waitValue64(reinterpret_cast<CUstream>(cs), static_cast<CUdeviceptr>(word), s, CU_STREAM_WAIT_VALUE_GEQ));
     }
 
-    // The host's release of a round armed on frame s's doorbell: a store of s itself. A later store by the
-    // publish can only be s or a later lap, so the wait cannot be re-blocked whatever the interleaving.
-    void cancel(uint64_t s) {
+    // The host's release of a round armed on frame s's doorbell, as the runtime's ArmedRound.cancel makes it:
+    // the round's number into the consumer mirror's ARM_CANCEL (`round`; by default the frame, as the rig
+    // numbers most armed rounds; a monotonic raise), so an armed consume step that reads it after its acquire takes nothing, THEN a store
+    // of s into the doorbell. A later store by the publish can only be s or a later lap, so the wait cannot be
+    // re-blocked whatever the interleaving.
+    void cancel(uint64_t s, uint64_t round = 0) {
+        if (round == 0) round = s;
+        uint64_t* mark = const_cast<uint64_t*>(&cmirror[layout::CONSUMER_ARM_CANCEL / 8]);
+        for (uint64_t seen = __atomic_load_n(mark, __ATOMIC_ACQUIRE);
+                seen < round && !__atomic_compare_exchange_n(mark, &seen, round, false, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);) {
+        }
         __atomic_store_n(const_cast<uint64_t*>(&doorbells[s % doorbell_count]), s, __ATOMIC_RELEASE);
     }
 

@@ -128,12 +128,12 @@ inline void bandwidth(const Options& o, int p, int c) {
                     cudaMemcpyDeviceToDevice, r.cs));
         });
         time("consume-step-copy", 2.0 * size, [&](int i) {
-            seqlink_consume<<<r.consume_grid(r.stride), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+            seqlink_consume<<<r.consume_grid(r.stride), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1, 0);
             LAUNCHED();
         });
         // the consume grid before 2026-12-02: a block per 32 KiB (32 blocks at 1 MiB), at most two per SM
         time("consume-step-copy-32k", 2.0 * size, [&](int i) {
-            seqlink_consume<<<blocks_for(r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1);
+            seqlink_consume<<<blocks_for(r.stride, 32 * 1024, 2 * r.sms), 256, 0, r.cs>>>(r.ca, 1 + i % 2, 1 + i % 2, 1, 0);
             LAUNCHED();
         });
         time("pattern-checksum", 1.0 * size, [&](int i) {

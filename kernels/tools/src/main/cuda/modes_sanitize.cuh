@@ -100,7 +100,7 @@ inline void sanitize_channel(int p, int c) {
             ca.control = pa.push_control[t];
             ca.ring = pa.push_ring[t];
             RT(cudaSetDevice(c));
-            seqlink_consume<<<4, 256, 0, r.cs>>>(ca, 1, 2, 20 + t);
+            seqlink_consume<<<4, 256, 0, r.cs>>>(ca, 1, 2, 20 + t, 0);
             pattern_checksum<<<2, 256, 0, r.cs>>>(addr(r.local) + r.offset(2) + layout::SLOT_HEADER_BYTES, size, r.results_dev + 8 * 900,
                     addr(r.checksum_scratch));
             LAUNCHED();
@@ -158,6 +158,85 @@ inline void sanitize_taken_rounds(int p, int c) {
             wrong += !take(released);  // its doorbell holds `released` already: the wait passes at once
             check(l.row, wrong == 0 && released_ok, fmt("%llu B x %llu frames, %llu wrong; the released round %s", (unsigned long long)size,
                     (unsigned long long)released, (unsigned long long)wrong, released_ok ? "took nothing, acknowledged nothing new" : "WRONG"));
+        }
+    }
+}
+
+// A misused round kernel: block `skip_block` returns between take_round and end_round.
+__global__ void __launch_bounds__(256) sanitize_round_skipping_end(const ConsumeArgs c, uint64_t first, uint64_t last,
+        uint64_t round, uint64_t skip_block) {
+    const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last, round, false);
+    if (blockIdx.x == skip_block) {
+        return;
+    }
+    seqlink::device::end_round(c, taken);
+}
+
+// The round kernel of a listener that consumes in its kernel (pattern_checksum_round: take_round, the frames read
+// in place, end_round) with one block and with four: ordinary rounds take their frames and acknowledge them; an
+// ordinary round given more than is published counts a short round; an armed round the host cancels before its
+// frame is published takes nothing even though its wait passes after the publish; a launch of which one block
+// skips end_round acknowledges nothing, and the next round's launch finds the counter left and fails its round
+// (PROTOCOL_ERROR set, nothing acknowledged, the round landed as one that took nothing).
+inline void sanitize_round_kernel(int p, int c) {
+    for (int blocks : {1, 4}) {
+        const uint64_t size = 4096;
+        Rig r(p, c, 8, size, true);
+        auto word = [&](uint64_t offset) { return load_acquire(r.cmirror + offset / 8); };
+        auto round_kernel = [&](uint64_t first, uint64_t last, uint64_t round, bool armed) {
+            pattern_checksum_round<<<blocks, 256, 0, r.cs>>>(r.ca, first, last, round, armed ? 1 : 0, r.results_dev,
+                    addr(r.checksum_scratch));
+            LAUNCHED();
+        };
+        RT(cudaSetDevice(p));
+        for (uint64_t s = 1; s <= 3; s++) r.produce_steps(s, size);
+        RT(cudaStreamSynchronize(r.ps));
+        RT(cudaSetDevice(c));
+        round_kernel(1, 3, 1, false);
+        RT(cudaStreamSynchronize(r.cs));
+        uint64_t bad = 0;
+        for (uint64_t s = 1; s <= 3; s++) bad += r.result(s) != expected_checksum(s, size);
+        bool ok = bad == 0 && r.acked() == 3 && word(layout::CONSUMER_ROUND) == 1 && word(layout::CONSUMER_SHORT_ROUNDS) == 0;
+        round_kernel(4, 5, 2, false);  // nothing more published: takes nothing, and it was asked for two
+        RT(cudaStreamSynchronize(r.cs));
+        ok = ok && r.acked() == 3 && word(layout::CONSUMER_READY_TO) == 3 && word(layout::CONSUMER_SHORT_ROUNDS) == 1;
+        check("round-kernel", ok, fmt("%d block(s): %llu corrupt, acked %llu, short rounds %llu", blocks, (unsigned long long)bad,
+                (unsigned long long)r.acked(), (unsigned long long)word(layout::CONSUMER_SHORT_ROUNDS)));
+
+        r.arm_doorbell(4);
+        round_kernel(4, 4, 3, true);
+        r.cancel(4, 3);  // the mark, then the doorbell: the wait passes before the frame exists, or after it
+        RT(cudaSetDevice(p));
+        r.produce_steps(4, size);  // published after the cancel returned
+        RT(cudaStreamSynchronize(r.ps));
+        RT(cudaSetDevice(c));
+        RT(cudaStreamSynchronize(r.cs));
+        const bool cancelled_ok = r.acked() == 3 && r.result(4) == 0 && word(layout::CONSUMER_ROUND) == 3
+                && word(layout::CONSUMER_READY_TO) == 3 && word(layout::CONSUMER_SHORT_ROUNDS) == 1;
+        round_kernel(4, 4, 4, false);  // the frame by an ordinary round
+        RT(cudaStreamSynchronize(r.cs));
+        check("round-kernel-armed-cancel", cancelled_ok && r.acked() == 4 && r.result(4) == expected_checksum(4, size),
+                fmt("%d block(s): the cancelled round %s; then acked %llu", blocks,
+                        cancelled_ok ? "took nothing" : "WRONG", (unsigned long long)r.acked()));
+
+        if (blocks > 1) {
+            RT(cudaSetDevice(p));
+            r.produce_steps(5, size);
+            RT(cudaStreamSynchronize(r.ps));
+            RT(cudaSetDevice(c));
+            sanitize_round_skipping_end<<<blocks, 256, 0, r.cs>>>(r.ca, 5, 5, 5, blocks - 1);
+            LAUNCHED();
+            RT(cudaStreamSynchronize(r.cs));
+            const bool skipped_ok = r.acked() == 4 && word(layout::CONSUMER_ROUND) == 4 && word(layout::CONSUMER_PROTOCOL_ERROR) == 0;
+            round_kernel(5, 5, 6, false);
+            RT(cudaStreamSynchronize(r.cs));
+            const uint64_t expected = layout::PROTOCOL_SITE_END_ROUND << layout::PROTOCOL_SITE_SHIFT | 6;
+            const bool failed_ok = r.acked() == 4 && word(layout::CONSUMER_ROUND) == 6 && word(layout::CONSUMER_READY_TO) == 4
+                    && word(layout::CONSUMER_PROTOCOL_ERROR) == expected;
+            check("round-kernel-early-return", skipped_ok && failed_ok,
+                    fmt("%d blocks: the launch with a block returned early %s; the next round %s (protocol_error 0x%llx)", blocks,
+                            skipped_ok ? "acknowledged nothing" : "WRONG", failed_ok ? "failed, acknowledging nothing" : "WRONG",
+                            (unsigned long long)word(layout::CONSUMER_PROTOCOL_ERROR)));
         }
     }
 }
@@ -255,6 +334,7 @@ inline void sanitize_work(int p, int c) {
 inline void mode_sanitize(const Options& o, int p, int c) {
     sanitize_channel(p, c);
     sanitize_taken_rounds(p, c);
+    sanitize_round_kernel(p, c);
     sanitize_fast_path(o, p, c);
     sanitize_work(p, c);
     // the four schemes, briefly, with a small spin bound (a sanitizer may serialise the two kernels)

@@ -35,10 +35,11 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken(uint64_
 
 // pattern_checksum_taken that also acknowledges the round when `acknowledgement` is not 0 (the round's last
 // frame: io.seqlink.bench.TakenChecksumListener with in-kernel acks). `scratch` is two Scratch lines: the
-// checksum's fold, then the acknowledgement's arrival counter. Every block reaches the acknowledgement,
-// also when the round took nothing (it then writes the last acknowledgement again: nothing moves).
+// checksum's fold, then the acknowledgement's arrival counter (round_arrivals, tagged with `round`). Every
+// block reaches the acknowledgement, also when the round took nothing (it then writes the last
+// acknowledgement again: nothing moves).
 extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken_acking(uint64_t descriptor, uint64_t sequence,
-        uint64_t src, uint64_t length, uint64_t out, uint64_t scratch, uint64_t acknowledgement) {
+        uint64_t src, uint64_t length, uint64_t out, uint64_t scratch, uint64_t acknowledgement, uint64_t round) {
     uint64_t from;
     uint64_t to;
     if (seqlink::device::round_frames(descriptor, sequence, sequence, &from, &to)) {
@@ -46,7 +47,7 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken_acking(
     }
     if (acknowledgement != 0) {
         seqlink::Scratch* line = reinterpret_cast<seqlink::Scratch*>(scratch) + 1;
-        seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, &line->arrivals);
+        seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, &line->round_arrivals, round);
     }
 }
 
@@ -57,8 +58,8 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum_taken_acking(
 // frames alone (a grid fold per frame would share one line between frames, and a block that ran ahead to the
 // next frame would mix its share into the last one's). The round's agreement and arrival use the handle's line.
 extern "C" __global__ void __launch_bounds__(256) pattern_checksum_round(const seqlink::ConsumeArgs c, uint64_t first,
-        uint64_t last, uint64_t round, uint64_t out, uint64_t scratch) {
-    const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last);
+        uint64_t last, uint64_t round, uint64_t armed, uint64_t out, uint64_t scratch) {
+    const seqlink::device::TakenRound taken = seqlink::device::take_round(c, first, last, round, armed != 0);
     if (taken.end == taken.from) {
         seqlink::checksum_grid(reinterpret_cast<uint64_t>(seqlink::device::payload(c, taken.from)),
                 seqlink::device::length(c, taken.from), out + 8 * (taken.from % 1024), scratch);
@@ -68,7 +69,7 @@ extern "C" __global__ void __launch_bounds__(256) pattern_checksum_round(const s
                     out + 8 * (s % 1024));
         }
     }
-    seqlink::device::end_round(c, taken, round);
+    seqlink::device::end_round(c, taken);
 }
 
 extern "C" __global__ void pipeline_expand(uint64_t src, uint64_t dst, uint32_t count) {

@@ -72,28 +72,31 @@ public interface KernelInvocation {
     void acknowledge(int index, long sequence);
 
     /**
-     * {@code seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, arrivals)}, the in-kernel
+     * {@code seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, arrivals, round)}, the in-kernel
      * acknowledgement of a device listener ({@link io.seqlink.channel.DeviceFrameHandler#acknowledgesInKernel}):
      * when the twin returns (nothing when it throws), one release store of the descriptor's {@code READY_TO}
      * (read in stream order) into the acknowledgement word. {@code descriptor} and {@code acknowledgement} are the
      * indexes of the {@link KernelParam#POINTER} arguments given {@code DeviceFrames.descriptor()} and
-     * {@code DeviceFrames.acknowledgement()}.
+     * {@code DeviceFrames.acknowledgement()}. A twin runs as one thread, so it has no grid counter to pass: the
+     * CUDA header's {@code arrivals} and {@code round} (a round-tagged counter of the grid's blocks) have no twin.
      */
     void acknowledgeTaken(int descriptor, int acknowledgement);
 
     /**
-     * {@code seqlink::device::take_round(handles, from, to)} on the {@link KernelParam#CONSUME_HANDLES} argument, the
-     * first act of a round kernel ({@link io.seqlink.channel.DeviceFrameHandler#consumesInKernel}): the launch's one
-     * acquire read ({@link #acquirePublished}), and the round's end, {@code min(to, published)}; the frames
-     * {@code from..end} are the round's (none when {@code end < from}), read in place in {@link #ring}.
+     * {@code seqlink::device::take_round(handles, from, to, round, armed)} on the {@link KernelParam#CONSUME_HANDLES}
+     * argument, the first act of a round kernel ({@link io.seqlink.channel.DeviceFrameHandler#consumesInKernel}): the
+     * launch's one acquire read ({@link #acquirePublished}), for an armed round the host's cancel word after it (a
+     * cancelled round takes nothing), and the round's end, {@code min(to, published)}; the frames {@code from..end}
+     * are the round's (none when {@code end < from}), read in place in {@link #ring}. Pass
+     * {@code DeviceFrames.first()}, {@code last()}, {@code round()} and {@code armed()}.
      */
-    long takeRound(int index, long from, long to);
+    long takeRound(int index, long from, long to, long round, boolean armed);
 
     /**
-     * {@code seqlink::device::end_round(handles, taken, round)} on the {@link KernelParam#CONSUME_HANDLES} argument
-     * after {@link #takeRound}: when the twin returns (nothing when it throws), the end of the round as the consume
-     * step writes it (stamp check, counters, descriptor, mirror), with the acknowledgement of what it took released
+     * {@code seqlink::device::end_round(handles, taken)} on the {@link KernelParam#CONSUME_HANDLES} argument after
+     * {@link #takeRound}: when the twin returns (nothing when it throws), the end of the round as the consume step
+     * writes it (stamp check, counters, descriptor, mirror), with the acknowledgement of what it took released
      * before the mirror's round word.
      */
-    void endRound(int index, long round);
+    void endRound(int index);
 }

@@ -36,13 +36,16 @@ import org.jspecify.annotations.Nullable;
  * @param latencyCount      frames with a publish-to-ack latency recorded
  * @param latencyTotalNanos sum of those latencies
  * @param latencyMaxNanos   largest of them
+ * @param shortRounds       ordinary consume rounds that took fewer frames than the launcher saw published (device
+ *                          counter); the protocol rules it out, so it stays 0, and the watchdog fails the consumer
+ *                          when it is not
  * @param failure           why the consumer is dead, or {@code null}
  */
 public record ConsumerSnapshot(int device, Transport transport, ConsumerState state, boolean stalled, boolean retrying,
         long acknowledged,
         long lag, long delivered, long missed, long laps, long rounds, long deviceReads, long deviceEmptyPolls,
         long armedEarlyWakes, long armedReleased, long hostEmptyPolls, long retries, long deadLettered, long paddingSkipped, long stalls,
-        long latencyCount, long latencyTotalNanos, long latencyMaxNanos, @Nullable String failure) {
+        long latencyCount, long latencyTotalNanos, long latencyMaxNanos, long shortRounds, @Nullable String failure) {
 
     /** Every consume step that ran on the device: those that found frames, the ordinary empty ones and the armed empty ones. */
     public long deviceConsumeSteps() {

@@ -37,9 +37,11 @@ public interface DeviceFrameHandler {
      * (one step fewer per round on the consumer's stream: the source article's shape, a consumer kernel that ends
      * with the acknowledgement). A listener that answers {@code true} must, in EVERY call of {@link #onFrames} that
      * returns normally, end the work it enqueues with the round's last kernel calling, from every thread as its
-     * last act, {@code seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, arrivals)} from
-     * {@code seqlink_device.cuh}, with {@link DeviceFrames#descriptor()}, {@link DeviceFrames#acknowledgement()} and a
-     * scratch counter of its own (zeroed once; the last block resets it); its Java twin on the emulated backend
+     * last act, {@code seqlink::device::acknowledge_taken_at_end(descriptor, acknowledgement, arrivals, round)} from
+     * {@code seqlink_device.cuh}, with {@link DeviceFrames#descriptor()}, {@link DeviceFrames#acknowledgement()}, a
+     * 64-bit counter of its own in device memory (zeroed once; the last block resets it) and {@link DeviceFrames#round()},
+     * which tags the counter: every block must make the call, once per launch, or the next round's launch fails its
+     * round and the consumer is failed ({@code SEQLINK_ROUND_PROTOCOL}); its Java twin on the emulated backend
      * calls {@link io.seqlink.backend.KernelInvocation#acknowledgeTaken}. Only the round's LAST kernel may do it:
      * the acknowledgement covers every frame the round took, so an earlier kernel's would free slots later kernels
      * still read. A round whose work does not end so is never acknowledged, and the producer stalls on
@@ -59,23 +61,27 @@ public interface DeviceFrameHandler {
     }
 
     /**
-     * Whether this listener's ONE kernel is the whole round (issue 12, the fast path): the channel then enqueues
+     * Whether this listener's ONE kernel is the whole round: the channel then enqueues
      * NEITHER its consume step NOR an ack step for the rounds delivered to it, so a round is one kernel on the
      * consumer's stream (behind the armed wait, when {@link #acceptsArmedRounds} too). Implies
      * {@link #acknowledgesInKernel}. A listener that answers {@code true} must, in EVERY call of {@link #onFrames}
      * that returns normally, enqueue exactly one kernel that takes the handles with
      * {@code KernelCall.consumeHandles(index, frames.consumeHandles())} and, from every thread of every block:
      * <ol>
-     *   <li>begins with {@code taken = seqlink::device::take_round(c, first, last)} ({@link DeviceFrames#first()},
-     *       {@link DeviceFrames#last()}): the one acquire read of {@code publish_seq}, the blocks agreeing on one value;
-     *       the frames it took are {@code first .. taken.end} (none when {@code taken.end < first}: an armed round
-     *       released without its frame);</li>
+     *   <li>begins with {@code taken = seqlink::device::take_round(c, first, last, round, armed)}
+     *       ({@link DeviceFrames#first()}, {@link DeviceFrames#last()}, {@link DeviceFrames#round()},
+     *       {@link DeviceFrames#armed()}): the one acquire read of {@code publish_seq} (an armed round's then the
+     *       host's cancel word), the blocks agreeing on one value; the frames it took are {@code first .. taken.end}
+     *       (none when {@code taken.end < first}: an armed round released or cancelled without its frame);</li>
      *   <li>reads those frames WHERE THEY ARE, {@code seqlink::device::payload(c, s)} and {@code length(c, s)} (no copy
-     *       into a local ring is made, whatever the channel's read mode; {@link DeviceFrames#memory()} is not
-     *       filled);</li>
-     *   <li>ends with {@code seqlink::device::end_round(c, taken, round)}, {@code round} being {@link DeviceFrames#round()}:
-     *       the descriptor, the counters, the acknowledgement of what it took, the mirror's round word last.</li>
+     *       into a local ring is made, whatever the channel's read mode; {@link DeviceFrames#memory()} is that same
+     *       ring);</li>
+     *   <li>ends with {@code seqlink::device::end_round(c, taken)}: the descriptor, the counters, the acknowledgement of
+     *       what it took, the mirror's round word last.</li>
      * </ol>
+     * Every block must call both, once per launch: their grid counters are tagged with the round, and a launch that
+     * finds counts a block of an earlier launch left (it returned early) fails its round, taking and acknowledging
+     * nothing, and the consumer is failed ({@code SEQLINK_ROUND_PROTOCOL}).
      * Its Java twin on the emulated backend calls {@link io.seqlink.backend.KernelInvocation#takeRound} and
      * {@link io.seqlink.backend.KernelInvocation#endRound}. Lossless delivery only: the frames are read in place
      * with no lapping check, so subscribing such a listener to a channel whose {@code delivery} is {@code LATEST}
@@ -85,10 +91,11 @@ public interface DeviceFrameHandler {
      * (each attempt enqueues its kernel again, over the same frames, still unacknowledged and so in place), then
      * dead-lettered (the channel enqueues its own consume step first, to bring the frames to the host) and
      * acknowledged by the channel. An armed call that throws is followed by the channel's own consume step over
-     * the frame, so the armed round lands; if the call had enqueued its kernel before throwing, that kernel runs
-     * too, takes the frame if it came and acknowledges it: the channel sees that acknowledgement when the round
-     * lands and counts the frame delivered, never delivering it again (a second landing of the same round
-     * number by the consume step after it is harmless: same frame, same descriptor). An ORDINARY call that
+     * the frame and the round's cancel, so the armed round lands; if the call had enqueued its kernel before
+     * throwing, that kernel runs too, and takes the frame only if it came and the kernel looked before the cancel:
+     * then it acknowledged it, and the channel sees that acknowledgement when the round lands and counts the frame
+     * delivered, never delivering it again (the consume step after it, which may see the cancel and write a
+     * descriptor that took nothing, does not undo that). An ORDINARY call that
      * throws after enqueuing its kernel breaks the contract: that kernel acknowledges the frames, the producer
      * may reuse their slots, and the retry reads them in place. Default {@code false}. Asked once as each round
      * begins, so answer the same every time.

@@ -30,7 +30,13 @@ public interface DeviceFrames {
      */
     long last();
 
-    /** The memory that holds the frames: the consumer's local ring (copy mode) or the source ring (direct mode). */
+    /**
+     * The memory that holds the round's frames: the consumer's local ring (copy mode: the consume step copied them
+     * there) or the source ring (direct mode: the producer's ring, or its replica on a push transport). For a
+     * listener that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its kernel} there is no consume step,
+     * so no copy: always the source ring, the one {@code seqlink::device::take_round} reads in place
+     * ({@code payload(handles, s)}).
+     */
     Memory memory();
 
     /** Offset of the payload of {@code sequence} in {@link #memory()}. */
@@ -65,6 +71,17 @@ public interface DeviceFrames {
      */
     ConsumeKernel consumeHandles();
 
-    /** The round's number, which the round kernel of a listener that consumes in its kernel stamps ({@code end_round}). */
+    /**
+     * The round's number: the round kernel of a listener that consumes in its kernel passes it to
+     * {@code seqlink::device::take_round}, an acknowledging kernel to {@code acknowledge_taken_at_end}, which tag their
+     * grid counters with it (so a launch of which a block returned early fails the next round instead of corrupting it).
+     */
     long round();
+
+    /**
+     * Whether the round is armed: handed over before its frame was seen published (only to a listener that
+     * {@linkplain DeviceFrameHandler#acceptsArmedRounds accepts armed rounds}), so it may take nothing, and the host
+     * may cancel it. A round kernel passes it to {@code seqlink::device::take_round}.
+     */
+    boolean armed();
 }

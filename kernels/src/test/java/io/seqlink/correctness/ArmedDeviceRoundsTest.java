@@ -89,7 +89,9 @@ class ArmedDeviceRoundsTest {
 
     /**
      * {@code listener} armed, which the first time it is called publishes frame 1 (seen on the device before the round is
-     * released) and fails after enqueuing its work.
+     * released) and fails after enqueuing its work, once that work ran: the round's steps looked at the frame before the
+     * channel's cancel (which follows the failure) marked the round, so they took it (a round that looks after the mark
+     * takes nothing: {@link ArmedRoundsCancelMarkTest}).
      */
     static DeviceFrameHandler failingAsFrameOneComes(PublishChannel ch, ArmedChecksumListener listener) {
         AtomicBoolean first = new AtomicBoolean(true);
@@ -106,12 +108,20 @@ class ArmedDeviceRoundsTest {
 
             @Override
             public void onFrames(DeviceFrames frames) {
-                if (first.getAndSet(false)) {
+                boolean failing = first.getAndSet(false);
+                if (failing) {
                     offer(ch, 1);
                     ch.producerStream().synchronize(); // published on the device before the round is released
                     listener.failOnce(1, true);
                 }
-                listener.onFrames(frames);
+                try {
+                    listener.onFrames(frames);
+                } catch (RuntimeException ex) {
+                    if (failing) { // the round's work (its consume step, the listener's kernels) ran before the cancel
+                        Rig.await(WAIT, () -> frames.stream().completed());
+                    }
+                    throw ex;
+                }
             }
         };
     }

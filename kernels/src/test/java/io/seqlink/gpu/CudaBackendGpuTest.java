@@ -107,6 +107,8 @@ class CudaBackendGpuTest {
                 assertThat(cm.getPlain(ConsumerBlock.VALID_FROM)).isEqualTo(1);
                 assertThat(cm.getPlain(ConsumerBlock.OBSERVED_PUBLISH)).isEqualTo(3);
                 assertThat(cm.getPlain(ConsumerBlock.READS)).isEqualTo(1);
+                assertThat(cm.getPlain(ConsumerBlock.SHORT_ROUNDS)).as("an ordinary round that ended short of its range")
+                        .isEqualTo(1);
                 assertThat(cm.getAcquire(ConsumerBlock.CONSUMED_SEQ)).isEqualTo(3);
                 for (long s = 1; s <= 3; s++) {
                     assertThat(sums.getAcquire(8 * s)).as("source %d frame %d", k, s)
@@ -116,7 +118,58 @@ class CudaBackendGpuTest {
                 cs.synchronize();
                 assertThat(cm.getPlain(ConsumerBlock.EMPTY_POLLS)).isEqualTo(1);
                 assertThat(cm.getAcquire(ConsumerBlock.ROUND)).isEqualTo(8);
+                assertThat(cm.getPlain(ConsumerBlock.SHORT_ROUNDS)).isEqualTo(2);
                 k++;
+            }
+        }
+    }
+
+    /**
+     * An armed consume step ({@code enqueueArmed}) may end short without counting a short round, and takes nothing once
+     * the host marked its round cancelled in the mirror's {@code ARM_CANCEL}, though its frame is published; an
+     * ordinary step and a later armed round are not cancelled by the mark. One block and several (200 KB frames).
+     */
+    @Test
+    void anArmedConsumeStepTheHostCancelledTakesNothingPublished() {
+        try (Backend b = Gpu.openBackend()) {
+            Device d = b.device(0);
+            for (int bytes : new int[] {4096, 200_000}) {
+                RingGeometry g = RingGeometry.of(8, bytes);
+                DeviceBuffer control = d.allocate(ControlBlock.BYTES);
+                DeviceBuffer ring = d.allocate(g.ringBytes());
+                DeviceStream ps = d.newStream("armed-producer");
+                DeviceStream cs = d.newStream("armed-consumer");
+                PublishKernel publish = ps.bindPublish(new PublishBinding(control, ring, g, d.allocateMapped(ControlBlock.BYTES), 1,
+                        List.of()));
+                DeviceBuffer block = d.allocate(ConsumerBlock.BYTES);
+                MappedBuffer cm = d.allocateMapped(ConsumerBlock.BYTES);
+                ConsumeKernel consume = cs.bindConsume(new ConsumeBinding(control, ring, g, 1, d.allocate(g.ringBytes()), block, cm,
+                        false));
+                ps.writeValue(ring, g.offsetOf(1) + SlotHeader.LENGTH, bytes);
+                publish.enqueue(1);
+                ps.synchronize();
+                consume.enqueueArmed(2, 2, 1); // frame 2 not published: short, and no short round
+                cs.synchronize();
+                assertThat(cm.getPlain(ConsumerBlock.READY_TO)).isEqualTo(1);
+                assertThat(cm.getPlain(ConsumerBlock.SHORT_ROUNDS)).isZero();
+                cm.raiseTo(ConsumerBlock.ARM_CANCEL, 2);
+                ps.writeValue(ring, g.offsetOf(2) + SlotHeader.LENGTH, bytes);
+                publish.enqueue(1);
+                ps.synchronize();
+                consume.enqueueArmed(2, 2, 2);
+                cs.synchronize();
+                assertThat(cm.getAcquire(ConsumerBlock.ROUND)).isEqualTo(2);
+                assertThat(cm.getPlain(ConsumerBlock.READY_TO)).as("%d B: frame 2 published, round 2 cancelled", bytes).isEqualTo(1);
+                consume.enqueueArmed(2, 2, 3);
+                cs.synchronize();
+                assertThat(cm.getPlain(ConsumerBlock.READY_TO)).as("%d B: round 3 is not cancelled", bytes).isEqualTo(2);
+                cm.raiseTo(ConsumerBlock.ARM_CANCEL, 10);
+                consume.enqueue(2, 2, 4);
+                cs.synchronize();
+                assertThat(cm.getPlain(ConsumerBlock.READY_TO)).as("%d B: an ordinary round reads no mark", bytes).isEqualTo(2);
+                assertThat(cm.getPlain(ConsumerBlock.SHORT_ROUNDS)).isZero();
+                cs.close();
+                ps.close();
             }
         }
     }

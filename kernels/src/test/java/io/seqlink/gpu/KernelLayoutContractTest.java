@@ -33,6 +33,14 @@ class KernelLayoutContractTest {
         assertThat(HostCheck.value(l, "layout", "CONSUMER_OBSERVED_PUBLISH")).isEqualTo(ConsumerBlock.OBSERVED_PUBLISH);
         assertThat(HostCheck.value(l, "layout", "CONSUMER_ROUND")).isEqualTo(ConsumerBlock.ROUND);
         assertThat(HostCheck.value(l, "layout", "CONSUMER_HOST_ROUND")).isEqualTo(ConsumerBlock.HOST_ROUND);
+        assertThat(HostCheck.value(l, "layout", "CONSUMER_SHORT_ROUNDS")).isEqualTo(ConsumerBlock.SHORT_ROUNDS);
+        assertThat(HostCheck.value(l, "layout", "CONSUMER_ARM_CANCEL")).isEqualTo(ConsumerBlock.ARM_CANCEL);
+        assertThat(HostCheck.value(l, "layout", "CONSUMER_PROTOCOL_ERROR")).isEqualTo(ConsumerBlock.PROTOCOL_ERROR);
+        assertThat(HostCheck.value(l, "layout", "PROTOCOL_SITE_SHIFT")).isEqualTo(ConsumerBlock.PROTOCOL_SITE_SHIFT);
+        assertThat(HostCheck.value(l, "layout", "PROTOCOL_SITE_TAKE_ROUND")).isEqualTo(ConsumerBlock.PROTOCOL_SITE_TAKE_ROUND);
+        assertThat(HostCheck.value(l, "layout", "PROTOCOL_SITE_END_ROUND")).isEqualTo(ConsumerBlock.PROTOCOL_SITE_END_ROUND);
+        assertThat(HostCheck.value(l, "layout", "PROTOCOL_SITE_ACKNOWLEDGE_TAKEN"))
+                .isEqualTo(ConsumerBlock.PROTOCOL_SITE_ACKNOWLEDGE_TAKEN);
         assertThat(HostCheck.value(l, "layout", "CONSUMER_BYTES")).isEqualTo(ConsumerBlock.BYTES);
         assertThat(HostCheck.value(l, "layout", "SLOT_STAMP")).isEqualTo(SlotHeader.STAMP);
         assertThat(HostCheck.value(l, "layout", "SLOT_LENGTH")).isEqualTo(SlotHeader.LENGTH);

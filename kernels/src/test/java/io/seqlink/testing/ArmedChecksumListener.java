@@ -1,5 +1,6 @@
 package io.seqlink.testing;
 
+import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.KernelCall;
@@ -8,6 +9,7 @@ import io.seqlink.backend.KernelInvocation;
 import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.Memory;
 import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.layout.ConsumerBlock;
@@ -32,6 +34,16 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ArmedChecksumListener implements DeviceFrameHandler {
 
+    /**
+     * {@code test_armed_take_acking(descriptor, payload, sequence, length, results, acknowledgement, arrivals, round,
+     * skip_block)}.
+     */
+    private static final KernelParam[] ACKING_PARAMS = {KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64,
+        KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64, KernelParam.U64};
+    /** {@code test_round_take(handles, first, last, round, armed, results, skip_block, skip_take)}. */
+    private static final KernelParam[] ROUND_PARAMS = {KernelParam.CONSUME_HANDLES, KernelParam.U64, KernelParam.U64,
+        KernelParam.U64, KernelParam.U64, KernelParam.POINTER, KernelParam.U64, KernelParam.U64};
+
     public static final KernelModule MODULE = KernelModule.builder("seqlink-test-armed",
             KernelImage.ofResource("io/seqlink/kernels/test/seqlink-test.fatbin"))
             .emulated("test_armed_take", ArmedChecksumListener::take)
@@ -51,7 +63,12 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         ROUND_KERNEL
     }
 
+    /** A kernel parameter value for "no block skips" ({@code skip_block}: no block's index is this large). */
+    public static final long NO_BLOCK = -1L;
+
     private final MappedBuffer results;
+    /** The acknowledging kernel's round-tagged arrival counter (a zeroed word of device memory). */
+    private final DeviceBuffer arrivals;
     private final int length;
     private final KernelCall take;
     /** The round's last frame's kernel when the listener acknowledges in its kernel; null otherwise. */
@@ -76,15 +93,15 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         for (long at = 0; at < results.bytes(); at += 8) {
             results.setRelease(at, 0);
         }
+        this.arrivals = stream.device().allocate(Memory.ALIGNMENT);
         this.length = length;
         this.calls = new AtomicIntegerArray(frames + 2);
         this.take = stream.bindKernel(MODULE, "test_armed_take", KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64,
                 KernelParam.U64, KernelParam.POINTER).u64(3, length).pointer(4, results, 0).handOver();
-        this.takeAcking = ending == Ending.ACK_IN_KERNEL ? stream.bindKernel(MODULE, "test_armed_take_acking", KernelParam.POINTER,
-                KernelParam.POINTER, KernelParam.U64, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER)
-                .u64(3, length).pointer(4, results, 0).handOver() : null;
-        this.takeRound = ending == Ending.ROUND_KERNEL ? stream.bindKernel(MODULE, "test_round_take", KernelParam.CONSUME_HANDLES,
-                KernelParam.U64, KernelParam.U64, KernelParam.U64, KernelParam.POINTER).pointer(4, results, 0).handOver() : null;
+        this.takeAcking = ending == Ending.ACK_IN_KERNEL ? stream.bindKernel(MODULE, "test_armed_take_acking", ACKING_PARAMS)
+                .u64(3, length).pointer(4, results, 0).pointer(6, arrivals, 0).u64(8, NO_BLOCK).handOver() : null;
+        this.takeRound = ending == Ending.ROUND_KERNEL ? stream.bindKernel(MODULE, "test_round_take", ROUND_PARAMS)
+                .pointer(5, results, 0).u64(6, NO_BLOCK).u64(7, 0).handOver() : null;
     }
 
     /** Frame {@code sequence}'s payload, as the kernel checks it. */
@@ -132,11 +149,12 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
                 calls.incrementAndGet((int) s);
             }
             takeRound.consumeHandles(0, frames.consumeHandles()).u64(1, frames.first()).u64(2, frames.last())
-                    .u64(3, frames.round()).launch(1, 32);
+                    .u64(3, frames.round()).u64(4, frames.armed() ? 1 : 0).launch(1, 32);
         }
         for (long s = frames.first(); takeRound == null && s <= frames.last(); s++) {
             calls.incrementAndGet((int) s);
-            KernelCall k = s == frames.last() && takeAcking != null ? takeAcking.pointer(5, frames.acknowledgement(), 0) : take;
+            KernelCall k = s == frames.last() && takeAcking != null
+                    ? takeAcking.pointer(5, frames.acknowledgement(), 0).u64(7, frames.round()) : take;
             k.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.payloadOffset(s)).u64(2, s).launch(1, 1);
         }
         if (failing) {
@@ -172,12 +190,12 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         r.putLong(at + 8, checksum);
     }
 
-    /** The round kernel's Java twin: {@code test_round_take}. */
+    /** The round kernel's Java twin: {@code test_round_take} (one thread: no block returns early). */
     private static void takeRound(KernelInvocation call) {
         long first = call.u64(1);
-        long end = call.takeRound(0, first, call.u64(2));
-        ByteBuffer r = call.memory(4);
-        int base = call.offset(4);
+        long end = call.takeRound(0, first, call.u64(2), call.u64(3), call.u64(4) != 0);
+        ByteBuffer r = call.memory(5);
+        int base = call.offset(5);
         if (end < first) {
             r.putLong(base, r.getLong(base) + 1);
         }
@@ -186,7 +204,7 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
             count(r, base, s, FramePattern.checksum(ring, call.slotOffset(0, s) + SlotHeader.BYTES,
                     (int) ring.getLong(call.slotOffset(0, s) + SlotHeader.LENGTH)));
         }
-        call.endRound(0, call.u64(3));
+        call.endRound(0);
     }
 
     /** Launches that found their frame not taken (an armed round released or woken early). */
@@ -214,8 +232,9 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         return calls.get((int) sequence);
     }
 
-    /** Frees the results buffer (after the channel closed). */
+    /** Frees the results buffer and the counter (after the channel closed). */
     public void close() {
         results.close();
+        arrivals.close();
     }
 }

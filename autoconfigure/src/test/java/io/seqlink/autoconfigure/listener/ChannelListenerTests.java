@@ -488,20 +488,21 @@ class ChannelListenerTests {
         final AtomicInteger rounds = new AtomicInteger();
         private final KernelModule module = KernelModule.builder("spring-test", KernelImage.ofResource("no/such/image.fatbin"))
                 .emulated("round", call -> {
-                    long end = call.takeRound(0, call.u64(1), call.u64(2));
+                    long end = call.takeRound(0, call.u64(1), call.u64(2), call.u64(3), call.u64(4) != 0);
                     if (end >= call.u64(1)) {
                         taken.addAndGet((int) (end - call.u64(1) + 1));
                         rounds.incrementAndGet();
                     }
-                    call.endRound(0, call.u64(3));
+                    call.endRound(0);
                 }).build();
         private final Map<DeviceStream, KernelCall> kernels = new ConcurrentHashMap<>();
 
         @ChannelListener(channel = "frames", armedRounds = true, consumesInKernel = true)
         void onFrames(DeviceFrames frames) {
             kernels.computeIfAbsent(frames.stream(), s -> s.bindKernel(module, "round", KernelParam.CONSUME_HANDLES, KernelParam.U64,
-                    KernelParam.U64, KernelParam.U64).consumeHandles(0, frames.consumeHandles()))
-                    .u64(1, frames.first()).u64(2, frames.last()).u64(3, frames.round()).launch(1, 1);
+                    KernelParam.U64, KernelParam.U64, KernelParam.U64).consumeHandles(0, frames.consumeHandles()))
+                    .u64(1, frames.first()).u64(2, frames.last()).u64(3, frames.round()).u64(4, frames.armed() ? 1 : 0)
+                    .launch(1, 1);
         }
     }
 

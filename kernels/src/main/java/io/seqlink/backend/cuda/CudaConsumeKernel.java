@@ -10,7 +10,7 @@ import jcuda.driver.JCudaDriver;
 
 /**
  * The consume step on the consumer's stream ({@code seqlink_consume}). Fixed arguments live in the
- * binding's parameter block; a round rewrites {@code from}, {@code to} and {@code round} only.
+ * binding's parameter block; a round rewrites {@code from}, {@code to}, {@code round} and {@code armed} only.
  *
  * <p>Copy mode sizes the grid from the round's bytes: one block up to 32 KiB (the usual case: one
  * cross-device acquire read per round), above that a block per 8 KiB up to two per multiprocessor
@@ -42,7 +42,7 @@ final class CudaConsumeKernel implements ConsumeKernel {
             stream.context().bind();
             Cu.check(JCudaDriver.cuMemcpyHtoD(NativePointers.devicePointer(scratch.address() + KernelArgs.SCRATCH_MIN_SEQUENCE),
                     Pointer.to(new long[] {-1L}), 8), "cuMemcpyHtoD", stream.context().ordinal(), "consume scratch");
-            this.launch = new KernelLaunch(stream.context(), "seqlink_consume", KernelArgs.CONSUME_BYTES, 8, 8, 8);
+            this.launch = new KernelLaunch(stream.context(), "seqlink_consume", KernelArgs.CONSUME_BYTES, 8, 8, 8, 8);
         } catch (RuntimeException ex) {
             scratch.close();
             throw ex;
@@ -75,7 +75,16 @@ final class CudaConsumeKernel implements ConsumeKernel {
     }
 
     @Override
-    public synchronized void enqueue(long from, long to, long round) {
+    public void enqueue(long from, long to, long round) {
+        launch(from, to, round, 0);
+    }
+
+    @Override
+    public void enqueueArmed(long from, long to, long round) {
+        launch(from, to, round, 1);
+    }
+
+    private synchronized void launch(long from, long to, long round, long armed) {
         if (from < 1) {
             throw new IllegalArgumentException("from must be 1 or more (sequences start at 1), was " + from);
         }
@@ -84,6 +93,7 @@ final class CudaConsumeKernel implements ConsumeKernel {
         p.putLong(1, from);
         p.putLong(2, to);
         p.putLong(3, round);
+        p.putLong(4, armed);
         int blocks = 1;
         if (copyMode && to >= from) {
             long bytes = (to - from + 1) * stride;

@@ -9,8 +9,9 @@ import io.seqlink.layout.SlotHeader;
 import java.lang.invoke.VarHandle;
 
 /**
- * The consume step in Java: one acquire read of {@code publish_seq}, the copy of the range into the
- * local ring, then validation after an acquire fence, as the CUDA kernel does it.
+ * The consume step in Java: one acquire read of {@code publish_seq} (then, for an armed round, one acquire read
+ * of the host's cancel word), the copy of the range into the local ring, then validation after an acquire
+ * fence, as the CUDA kernel does it.
  */
 final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, EmulatedStream.Task {
 
@@ -61,16 +62,35 @@ final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, Emula
         mirror.setReleaseWord(ConsumerBlock.CONSUMED_SEQ, sequence);
     }
 
+    /**
+     * {@code seqlink::device::detail::round_bound}: the bound round {@code round} may take frames to, after the
+     * acquire read that returned {@code published}: {@code from - 1} (nothing) when it is armed, would take
+     * something, and the host cancelled it (the mirror's {@code ARM_CANCEL}, read with acquire order after the
+     * acquire of {@code publish_seq}, is {@code >= round}); {@code published} otherwise.
+     */
+    long roundBound(long from, long published, long round, boolean armed) {
+        if (armed && published >= from && mirror.getAcquireWord(ConsumerBlock.ARM_CANCEL) >= round) {
+            return from - 1;
+        }
+        return published;
+    }
+
     @Override
     public void enqueue(long from, long to, long round) {
         stream.enqueue(this, null, null, null, from, to, round, 0, 0, 0);
     }
 
     @Override
+    public void enqueueArmed(long from, long to, long round) {
+        stream.enqueue(this, null, null, null, from, to, round, 1, 0, 0);
+    }
+
+    @Override
     public void run(EmulatedStream.Command c) {
         device.beforeLaunch("seqlink_consume");
         long from = c.a;
-        long published = acquirePublished("seqlink_consume");                 // ld.acquire.sys, once per round
+        boolean armed = c.d != 0;
+        long published = roundBound(from, acquirePublished("seqlink_consume"), c.c, armed); // ld.acquire.sys, once per round
         long to = Math.min(c.b, published);
         EmulatedMemory source = ring;
         if (to >= from && localRing != null) {
@@ -82,25 +102,33 @@ final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, Emula
             }
             source = localRing;
         }
-        finishRound(from, to, published, c.c, source, false);
+        finishRound(from, to, published, c.c, source, false, !armed && to < c.b);
     }
 
     /**
-     * {@code seqlink::device::end_round(handles, taken, round)} for a round kernel's twin, as it returns: the end of
-     * the round it took ({@code from..to}, after its one acquire read, which gave {@code published}) over the frames
-     * in place, with its acknowledgement.
+     * {@code seqlink::device::end_round(handles, taken)} for a round kernel's twin, as it returns: the end of the
+     * round it took ({@code from..end} of the {@code from..to} it was given, after its one acquire read, which gave
+     * the bound {@code published}) over the frames in place, with its acknowledgement; an ordinary round that ends
+     * short of {@code to} counts a short round.
      */
-    void endRound(long from, long to, long published, long round) {
-        finishRound(from, to, published, round, ring, true);
+    void endRound(long from, long end, long to, long published, long round, boolean armed) {
+        finishRound(from, end, published, round, ring, true, !armed && end < to);
     }
 
     /**
      * {@code seqlink::device::detail::finish_consume_round}: what a consume round does after its reads of
      * {@code from..to} (none when {@code to < from}) at {@code source}: the lapping bound and the stamp check,
-     * counters, the descriptor into the device block and the host mirror, with {@code acknowledges} the
-     * acknowledgement of {@code to} (release), and the mirror's round last (release).
+     * counters ({@code shortRound}: one more short round), the descriptor into the device block and the host
+     * mirror, with {@code acknowledges} the acknowledgement of {@code to} (release), and the mirror's round last
+     * (release).
      */
-    private void finishRound(long from, long to, long published, long round, EmulatedMemory source, boolean acknowledges) {
+    private void finishRound(long from, long to, long published, long round, EmulatedMemory source, boolean acknowledges,
+            boolean shortRound) {
+        if (shortRound) { // never expected: the launcher asks only for frames the producer's mirror showed
+            long shorts = block.getPlainWord(ConsumerBlock.SHORT_ROUNDS) + 1;
+            block.setPlainWord(ConsumerBlock.SHORT_ROUNDS, shorts);
+            mirror.setPlainWord(ConsumerBlock.SHORT_ROUNDS, shorts);
+        }
         long validFrom = from;
         if (to < from) {
             block.setPlainWord(ConsumerBlock.EMPTY_POLLS, block.getPlainWord(ConsumerBlock.EMPTY_POLLS) + 1);

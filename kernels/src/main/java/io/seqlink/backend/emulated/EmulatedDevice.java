@@ -28,6 +28,8 @@ final class EmulatedDevice implements Device {
     private final Set<EmulatedStream> streams = ConcurrentHashMap.newKeySet();
     private final AtomicLong allocated = new AtomicLong();
     private final AtomicInteger pendingLaunchFailures = new AtomicInteger();
+    /** Frames the publish steps' host mirror runs ahead of publish_seq (EmulatedFaults.runMirrorAhead). */
+    private volatile long mirrorLead;
     private volatile DeviceException failure;
 
     EmulatedDevice(EmulatedBackend backend, int ordinal, EmulatedTopology topology) {
@@ -123,6 +125,15 @@ final class EmulatedDevice implements Device {
 
     void failNextLaunches(int count) {
         pendingLaunchFailures.addAndGet(count);
+    }
+
+    /** How far ahead of publish_seq the publish steps of this device store their host mirror (an injected fault; 0: none). */
+    long mirrorLead() {
+        return mirrorLead;
+    }
+
+    void mirrorLead(long frames) {
+        mirrorLead = frames;
     }
 
     void lose() {

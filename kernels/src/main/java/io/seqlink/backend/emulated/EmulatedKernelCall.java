@@ -143,12 +143,18 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
         final Object[] refs = new Object[kinds.length];
         /** Per CONSUME_HANDLES argument: the grid's one acquired publish_seq (-1: not read yet in this launch). */
         final long[] acquired = new long[kinds.length];
+        /** Per CONSUME_HANDLES argument: takeRound's bound (the acquired value, or from - 1 for a cancelled armed round). */
+        final long[] bound = new long[kinds.length];
         /** Per CONSUME_HANDLES argument: the smallest sequence acknowledged in this launch (-1: none). */
         final long[] acknowledged = new long[kinds.length];
-        /** Per CONSUME_HANDLES argument: takeRound's first and end, and endRound's round (-1: not called). */
+        /** Per CONSUME_HANDLES argument: takeRound's first, end, last and round (-1: not called), and whether armed. */
         final long[] roundFrom = new long[kinds.length];
         final long[] roundEnd = new long[kinds.length];
+        final long[] roundTo = new long[kinds.length];
         final long[] roundNumber = new long[kinds.length];
+        final boolean[] roundArmed = new boolean[kinds.length];
+        /** Per CONSUME_HANDLES argument: whether endRound was called in this launch. */
+        final boolean[] roundEnded = new boolean[kinds.length];
         /** acknowledgeTaken's descriptor and acknowledgement arguments in this launch (-1: not called). */
         int takenDescriptor;
         int takenAcknowledgement;
@@ -161,7 +167,7 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
             Arrays.fill(acquired, -1);
             Arrays.fill(acknowledged, -1);
             Arrays.fill(roundFrom, -1);
-            Arrays.fill(roundNumber, -1);
+            Arrays.fill(roundEnded, false);
             takenDescriptor = -1;
             takenAcknowledgement = -1;
         }
@@ -172,8 +178,9 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
                 if (acknowledged[i] >= 0) {
                     ((EmulatedConsumeKernel) refs[i]).acknowledge(acknowledged[i]);
                 }
-                if (roundNumber[i] >= 0) { // end_round: the last block finishes the round as the consume step does
-                    ((EmulatedConsumeKernel) refs[i]).endRound(roundFrom[i], roundEnd[i], acquired[i], roundNumber[i]);
+                if (roundEnded[i]) { // end_round: the last block finishes the round as the consume step does
+                    ((EmulatedConsumeKernel) refs[i]).endRound(roundFrom[i], roundEnd[i], roundTo[i], bound[i], roundNumber[i],
+                            roundArmed[i]);
                 }
             }
             if (takenDescriptor >= 0) { // acknowledge_taken_at_end: READY_TO in stream order, one release store
@@ -280,25 +287,30 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
         }
 
         @Override
-        public long takeRound(int index, long from, long to) {
+        public long takeRound(int index, long from, long to, long round, boolean armed) {
             long published = acquirePublished(index);
-            if (from < 1 || to < from - 1) {
-                throw new IllegalArgumentException("kernel '" + kernel() + "': takeRound(" + index + ", " + from + ", " + to
-                        + ") is no round; pass DeviceFrames.first() and last()");
+            if (from < 1 || to < from - 1 || round < 1) {
+                throw new IllegalArgumentException("kernel '" + kernel() + "': takeRound(" + index + ", " + from + ", " + to + ", "
+                        + round + ", " + armed + ") is no round; pass DeviceFrames.first(), last(), round() and armed()");
             }
+            EmulatedConsumeKernel consume = (EmulatedConsumeKernel) refs[index];
+            bound[index] = consume.roundBound(from, published, round, armed); // the host's cancel word, after the acquire
             roundFrom[index] = from;
-            roundEnd[index] = Math.min(to, published);
+            roundEnd[index] = Math.min(to, bound[index]);
+            roundTo[index] = to;
+            roundNumber[index] = round;
+            roundArmed[index] = armed;
             return roundEnd[index];
         }
 
         @Override
-        public void endRound(int index, long round) {
+        public void endRound(int index) {
             ref(index, KernelParam.CONSUME_HANDLES);
             if (roundFrom[index] < 0) {
-                throw new IllegalArgumentException("kernel '" + kernel() + "': endRound(" + index + ", ...) before takeRound("
+                throw new IllegalArgumentException("kernel '" + kernel() + "': endRound(" + index + ") before takeRound("
                         + index + ", ...); a round kernel begins with takeRound");
             }
-            roundNumber[index] = round;
+            roundEnded[index] = true;
         }
 
         private EmulatedSteps handles(int index) {

@@ -145,7 +145,7 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
                 doorbells.setReleaseWord((s % doorbellCount) * 8, s);
             }
         }
-        mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last);          // the host mirror, last
+        mirror.setReleaseWord(ControlBlock.PUBLISH_SEQ, last + device.mirrorLead()); // the host mirror, last (lead: a fault)
     }
 
     /**

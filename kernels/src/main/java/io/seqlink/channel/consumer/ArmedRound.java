@@ -2,6 +2,7 @@ package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.layout.ConsumerBlock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,9 +17,18 @@ import org.jspecify.annotations.Nullable;
  *   poller   arm(s):   stream: wait(doorbell[s % n] >= s) -> consume(s..s) -> host listener: stage, host_round
  *                                                                       | device listener: its kernels, ack_ready
  *   GPU      publish s: doorbell[s % n] = s -> the wait passes -> the consume step's own acquire read
- *   any      cancel(): doorbell[s % n] raised to s by the host -> the wait passes, the consume step
- *                      finds publish_seq < s and takes nothing -> the round lands empty
+ *   any      cancel(): mirror ARM_CANCEL raised to the round's number r, THEN doorbell[s % n] raised to s
+ *                      -> the wait passes, the consume step (or round kernel) acquires publish_seq, then
+ *                      reads ARM_CANCEL >= r and takes nothing -> the round lands empty
  * </pre>
+ *
+ * <p>Why the cancel word, when the doorbell alone releases the wait: a released round's consume step would
+ * still take its frame if the frame were published by the time it looks, and a frame published after
+ * {@link #cancel} returned must not go to the round (its listener may have been removed). The mark is stored
+ * before the doorbell raise, in the canceller's program order; a frame published after the cancel returned is
+ * published by a launch that follows the mark, and the round reads the mark after its acquire read of that
+ * publish: it sees the mark (docs/memory-model.md, "The cancel word"). A frame already published when the
+ * round looks may go either way, as before.
  *
  * <p>Why a ring and not one monotonic word: the host's cancel must never be undone by a producer store.
  * The producer stores into word {@code s % n} only {@code s} and later laps ({@code s + k n}); the host
@@ -38,7 +48,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Threading: {@link #arm}, {@link #landed}, {@link #mayArm} and {@link #waiting} belong to the port's
  * poller; {@link #cancel} is safe from any thread (close, pause, a consumer's death), and a cancel that
  * races an arm is caught by the poller's check of the port's state after it armed (Dekker's argument on
- * two volatiles: the state and {@link #armedSeq}).
+ * two volatiles: the state and {@link #armedSeq}). Several cancellers may raise the mark at once: the raise
+ * is a compare-and-set that never lowers it.
  */
 final class ArmedRound {
 
@@ -47,10 +58,14 @@ final class ArmedRound {
 
     private final MappedBuffer doorbells;
     private final int count;
+    /** The consumer's host mirror, whose ARM_CANCEL word cancel() raises. */
+    private final MappedBuffer mirror;
     private final DeviceStream stream;
     private final long maxArmedNanos;
-    /** The frame armed now; 0: none. Written by the poller, read by cancellers. */
+    /** The frame armed now; 0: none. Written by the poller (after {@link #armedRound}), read by cancellers. */
     private volatile long armedSeq;
+    /** The number of the round armed for {@link #armedSeq} (written before it; stays after it is cleared). */
+    private volatile long armedRound;
     /** The last frame this port's cancel released; 0: none. Written by cancellers, read by the poller. */
     private volatile long releasedSeq;
     /** The stream's count of backend-released waits when the armed wait was enqueued (poller only). */
@@ -58,16 +73,17 @@ final class ArmedRound {
     private long armedAtNanos;
     private long kickAtNanos;
 
-    private ArmedRound(MappedBuffer doorbells, DeviceStream stream, long maxArmedNanos) {
+    private ArmedRound(MappedBuffer doorbells, MappedBuffer mirror, DeviceStream stream, long maxArmedNanos) {
         this.doorbells = doorbells;
         this.count = (int) (doorbells.bytes() >>> 3);
+        this.mirror = mirror;
         this.stream = stream;
         this.maxArmedNanos = maxArmedNanos;
     }
 
-    /** The port's armed round, or {@code null} when the channel has no doorbells. */
-    static @Nullable ArmedRound of(@Nullable MappedBuffer doorbells, DeviceStream stream, long maxArmedNanos) {
-        return doorbells != null ? new ArmedRound(doorbells, stream, maxArmedNanos) : null;
+    /** The port's armed round over its consumer's host {@code mirror}, or {@code null} when the channel has no doorbells. */
+    static @Nullable ArmedRound of(@Nullable MappedBuffer doorbells, MappedBuffer mirror, DeviceStream stream, long maxArmedNanos) {
+        return doorbells != null ? new ArmedRound(doorbells, mirror, stream, maxArmedNanos) : null;
     }
 
     private long word(long s) {
@@ -83,8 +99,12 @@ final class ArmedRound {
         return doorbells.getAcquire(word(s)) < s && stream.canWaitValue();
     }
 
-    /** Enqueues the wait for frame {@code s}; the caller enqueues the round's work after it, then checks the port's state. */
-    void arm(long s) {
+    /**
+     * Enqueues the wait for frame {@code s}, the frame of round {@code round}; the caller enqueues the round's work
+     * after it (an armed consume step, or a round kernel told it is armed), then checks the port's state.
+     */
+    void arm(long s, long round) {
+        armedRound = round;
         armedSeq = s;
         long now = System.nanoTime();
         armedAtNanos = now;
@@ -99,14 +119,29 @@ final class ArmedRound {
     }
 
     /**
-     * Releases the armed round, if any, without the producer: raises its doorbell to its frame, so the
-     * wait passes and the round lands (empty unless the frame was published meanwhile). Any thread.
+     * Releases the armed round, if any, without the producer: marks its number cancelled in the mirror's
+     * {@code ARM_CANCEL} (a monotonic raise), then raises its doorbell to its frame, so the wait passes and the
+     * round lands. It takes nothing published after this call returned (the round reads the mark after its
+     * acquire read of such a publish); a frame published before may still be taken, if the round looked before the
+     * mark. Any thread; a cancel that races an arm marks the round armed at its first look or a later one, never an
+     * earlier one (a later round marked early only lands empty, its frame then coming by an ordinary round).
      */
     void cancel() {
-        long s = armedSeq;
-        if (s != 0) {
+        for (;;) {
+            long s = armedSeq;
+            if (s == 0) {
+                return;
+            }
+            long round = armedRound;
+            if (armedSeq != s) {
+                continue; // the round landed and another was armed between the two reads: look again
+            }
+            // armedSeq never repeats a frame while armed (a frame is armed once), and arm() writes the round
+            // before the frame: `round` is s's round
+            mirror.raiseTo(ConsumerBlock.ARM_CANCEL, round); // the mark BEFORE the doorbell (memory-model.md)
             releasedSeq = s; // before the raise: the poller sees it once the round the raise released has landed
             doorbells.raiseTo(word(s), s);
+            return;
         }
     }
 

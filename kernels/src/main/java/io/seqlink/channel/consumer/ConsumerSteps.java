@@ -96,9 +96,26 @@ final class ConsumerSteps {
         }
     }
 
-    /** Enqueues the consume step of round {@code round} over {@code from..to}. */
+    /** Enqueues the consume step of ordinary round {@code round} over {@code from..to}, frames seen published. */
     void consume(long from, long to, long round) {
         consume.enqueue(from, to, round);
+    }
+
+    /**
+     * Enqueues the consume step of armed round {@code round} over {@code from..to}, behind the wait on its doorbell:
+     * it may end short of {@code to}, and takes nothing once the host cancelled the round ({@code ARM_CANCEL}).
+     */
+    void consumeArmed(long from, long to, long round) {
+        consume.enqueueArmed(from, to, round);
+    }
+
+    /** The consume step of round {@code r}, armed or ordinary. */
+    void consume(Round r) {
+        if (r.armed) {
+            consumeArmed(r.from, r.to, r.number);
+        } else {
+            consume(r.from, r.to, r.number);
+        }
     }
 
     /** Queues the copy of {@code from..to}'s slots from the frame ring to the host ring (in at most two runs) when it is staged. */

@@ -85,7 +85,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         this.steps = new ConsumerSteps(ConsumerLink.of(transport), setup, channel, spec.readMode() == ReadMode.COPY,
                 spec.delivery() == Delivery.LATEST, spec.maxPublishBatch());
         long stallNanos = spec.stallTimeout().toNanos();
-        ArmedRound armed = ArmedRound.of(doorbells, steps.stream, stallNanos);
+        ArmedRound armed = ArmedRound.of(doorbells, steps.mirror, steps.stream, stallNanos);
         this.latency = new LatencyRecorder(producer, counters);
         this.stall = new StallWatch(channel, device, stallNanos);
         this.guard = new MemoryGuard(onQuiet);
@@ -396,17 +396,28 @@ public final class DefaultConsumerPort implements ConsumerPort {
         guard.shut();
     }
 
-    /** The watchdog's look (stall detection); whether the consumer is stalled now. The launcher's watchdog thread. */
+    /**
+     * The watchdog's look: fails the consumer when its device steps report a broken rule ({@link ProtocolReports}),
+     * else whether it is stalled now. The launcher's watchdog thread.
+     */
     boolean checkStall(long nowNanos) {
         if (state() != ConsumerState.ACTIVE || !guard.enter()) {
             stall.clear();
             return false;
         }
+        DeviceException broken;
         try {
-            return stall.check(nowNanos, acknowledgedInside(), producer.publishedOnDevice(), retrying(), counters);
+            broken = ProtocolReports.failure(channel, device, steps.mirrorWord(ConsumerBlock.SHORT_ROUNDS),
+                    steps.mirrorWord(ConsumerBlock.PROTOCOL_ERROR));
+            if (broken == null) {
+                return stall.check(nowNanos, acknowledgedInside(), producer.publishedOnDevice(), retrying(), counters);
+            }
         } finally {
             guard.exit();
         }
+        life.die(broken); // after the guard: the failure policy may fail the channel, which frees its memory
+        stall.clear();
+        return false;
     }
 
     /** The port's snapshot given the channel's {@code publish_seq} on the device. The caller holds the channel's memory. */
@@ -424,7 +435,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
                 counters.get(PortCounters.C_ROUNDS), steps.mirrorWord(ConsumerBlock.READS), ordinaryEmpty, earlyWakes, released,
                 counters.get(PortCounters.C_HOST_EMPTY), counters.get(PortCounters.C_RETRIES), counters.get(PortCounters.C_DEAD_LETTERED),
                 counters.get(PortCounters.C_PADDING), counters.get(PortCounters.C_STALLS), counters.get(PortCounters.C_LAT_COUNT),
-                counters.get(PortCounters.C_LAT_TOTAL), counters.get(PortCounters.C_LAT_MAX), f == null ? null : f.getMessage());
+                counters.get(PortCounters.C_LAT_TOTAL), counters.get(PortCounters.C_LAT_MAX), steps.mirrorWord(ConsumerBlock.SHORT_ROUNDS),
+                f == null ? null : f.getMessage());
     }
 
     @Override

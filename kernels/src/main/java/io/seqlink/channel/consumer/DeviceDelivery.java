@@ -81,11 +81,14 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
     @Override
     public final int land(Round r, boolean released) {
         long readyTo = ctx.steps().mirrorWord(ConsumerBlock.READY_TO);
-        if (readyTo < r.from) { // took nothing: the listener's kernels and the ack did nothing either
+        // a failed call's round kernel may have taken the frame before the cancel, though the consume step behind it,
+        // seeing the cancel, wrote a descriptor that took nothing: its acknowledgement says so
+        boolean takenByFailedCall = !armedWork && takenByFailedArmedCall(r);
+        if (readyTo < r.from && !takenByFailedCall) { // took nothing: the listener's kernels and the ack did nothing either
             ctx.counters().increment(released ? PortCounters.C_ARMED_RELEASED : PortCounters.C_ARMED_EARLY_WAKES);
             return EMPTY;
         }
-        if (!armedWork && !takenByFailedArmedCall(r)) {
+        if (!armedWork && !takenByFailedCall) {
             return EMPTY; // the consume step took it, no listener work ran on it: it comes again, by an ordinary round
         }
         r.subscription.handedOnDevice(r.from); // the listener's kernels ran on it, even if it was removed since
@@ -150,7 +153,7 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
 
     /** Enqueues the channel's consume step before the listener's work (none when the listener's kernel consumes). */
     void consumeStep(Round r) {
-        ctx.steps().consume(r.from, r.to, r.number);
+        ctx.steps().consume(r);
     }
 
     /** After the listener's work on a round delivered to it: the channel's ack of {@code to}, unless its kernels acknowledge. */

@@ -18,6 +18,7 @@ final class DeviceFramesView implements DeviceFrames {
     private long first;
     private long last;
     private long round;
+    private boolean armed;
 
     DeviceFramesView(DeliveryContext ctx, Memory memory) {
         this.ctx = ctx;
@@ -29,6 +30,7 @@ final class DeviceFramesView implements DeviceFrames {
         first = r.from;
         last = r.to;
         round = r.number;
+        armed = r.armed;
     }
 
     @Override
@@ -89,5 +91,10 @@ final class DeviceFramesView implements DeviceFrames {
     @Override
     public long round() {
         return round;
+    }
+
+    @Override
+    public boolean armed() {
+        return armed;
     }
 }

@@ -35,7 +35,7 @@ abstract sealed class HostDelivery implements ListenerDelivery permits HostFrame
 
     private void stageSteps(Round r) {
         ConsumerSteps steps = ctx.steps();
-        steps.consume(r.from, r.to, r.number);
+        steps.consume(r);
         steps.stageToHost(r.from, r.to);
         steps.signalHostRound(r.number);
     }

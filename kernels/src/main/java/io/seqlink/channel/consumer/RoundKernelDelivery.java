@@ -33,7 +33,7 @@ final class RoundKernelDelivery extends DeviceDelivery {
 
     @Override
     void landFailedArmedCall(Round r) {
-        ctx.steps().consume(r.from, r.to, r.number);
+        ctx.steps().consumeArmed(r.from, r.to, r.number); // the round is cancelled next: it lands taking nothing
     }
 
     /**

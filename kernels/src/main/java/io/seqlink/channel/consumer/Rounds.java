@@ -192,7 +192,7 @@ final class Rounds {
         round.begin(++number, next, next, true, sub);
         counters.increment(PortCounters.C_ROUNDS);
         pendingCheckNanos = System.nanoTime() + PENDING_CHECK_NANOS;
-        a.arm(next);
+        a.arm(next, number);
         round.status(Round.LAUNCHED);
         boolean keep = delivery.arm(round);
         if (!keep || !life.active() || subscriptions.current() != sub) {

@@ -108,5 +108,31 @@ class ConsumeStepValidationTest {
         assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).isEqualTo(2);
         assertThat(mirror.getPlain(ConsumerBlock.EMPTY_POLLS)).isEqualTo(1);
         assertThat(mirror.getPlain(ConsumerBlock.READS)).isZero();
+        assertThat(mirror.getPlain(ConsumerBlock.SHORT_ROUNDS)).as("an ordinary round given frames that are not there").isEqualTo(1);
+    }
+
+    @Test
+    void anArmedRoundMayEndShortAndTakesNothingOnceTheHostCancelledIt() {
+        ConsumeKernel consume = consume(false);
+        publishFrames(1);
+        consume.enqueueArmed(2, 2, 1); // armed before frame 2 exists: ends short, which is no short round
+        consumer.synchronize();
+        assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).isEqualTo(1);
+        assertThat(mirror.getPlain(ConsumerBlock.SHORT_ROUNDS)).isZero();
+        mirror.raiseTo(ConsumerBlock.ARM_CANCEL, 2); // the host cancelled round 2 (ArmedRound.cancel)
+        publishFrames(1);
+        consume.enqueueArmed(2, 2, 2);
+        consumer.synchronize();
+        assertThat(mirror.getAcquire(ConsumerBlock.ROUND)).isEqualTo(2);
+        assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).as("published, but the round was cancelled: nothing").isEqualTo(1);
+        assertThat(mirror.getPlain(ConsumerBlock.OBSERVED_PUBLISH)).as("the bound it clipped to").isEqualTo(1);
+        consume.enqueueArmed(2, 2, 3); // a later armed round is not cancelled by round 2's mark
+        consumer.synchronize();
+        assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).isEqualTo(2);
+        mirror.raiseTo(ConsumerBlock.ARM_CANCEL, 10);
+        consume.enqueue(2, 2, 4); // nor is an ordinary round, by any mark
+        consumer.synchronize();
+        assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).isEqualTo(2);
+        assertThat(mirror.getPlain(ConsumerBlock.SHORT_ROUNDS)).isZero();
     }
 }

@@ -33,9 +33,9 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
 
     /** {@code pattern_checksum_taken(descriptor, sequence, src, length, out, scratch)} in the tools' module. */
     static final String KERNEL = "pattern_checksum_taken";
-    /** {@code pattern_checksum_taken_acking(descriptor, sequence, src, length, out, scratch, acknowledgement)}. */
+    /** {@code pattern_checksum_taken_acking(descriptor, sequence, src, length, out, scratch, acknowledgement, round)}. */
     static final String ACKING_KERNEL = "pattern_checksum_taken_acking";
-    /** {@code pattern_checksum_round(handles, first, last, round, out, scratch)}: a round that is one kernel. */
+    /** {@code pattern_checksum_round(handles, first, last, round, armed, out, scratch)}: a round that is one kernel. */
     static final String ROUND_KERNEL = "pattern_checksum_round";
 
     /** How a round ends: who consumes and who acknowledges. */
@@ -72,11 +72,11 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
                 KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER)
                 .u64(3, length).pointer(5, scratch, 0).handOver();
         this.acking = ending == Ending.ACK_IN_KERNEL ? consumerStream.bindKernel(BenchWork.MODULE, ACKING_KERNEL, KernelParam.POINTER, KernelParam.U64,
-                KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER, KernelParam.POINTER)
+                KernelParam.POINTER, KernelParam.U64, KernelParam.POINTER, KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64)
                 .u64(3, length).pointer(5, scratch, 0).handOver() : null;
         this.round = ending == Ending.ROUND_KERNEL ? consumerStream.bindKernel(BenchWork.MODULE, ROUND_KERNEL,
-                KernelParam.CONSUME_HANDLES, KernelParam.U64, KernelParam.U64, KernelParam.U64, KernelParam.POINTER,
-                KernelParam.POINTER).pointer(4, sums, 0).pointer(5, scratch, 0).handOver() : null;
+                KernelParam.CONSUME_HANDLES, KernelParam.U64, KernelParam.U64, KernelParam.U64, KernelParam.U64, KernelParam.POINTER,
+                KernelParam.POINTER).pointer(5, sums, 0).pointer(6, scratch, 0).handOver() : null;
     }
 
     /** Adds the kernel's Java twin to the tools' module under construction. */
@@ -90,14 +90,14 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
     /** {@code pattern_checksum_round}'s twin: take_round, each frame's checksum read in place into word s % 1024, end_round. */
     private static void roundTwin(KernelInvocation call) {
         long first = call.u64(1);
-        long end = call.takeRound(0, first, call.u64(2));
+        long end = call.takeRound(0, first, call.u64(2), call.u64(3), call.u64(4) != 0);
         ByteBuffer ring = call.ring(0);
         for (long s = first; s <= end; s++) {
             int slot = call.slotOffset(0, s);
-            call.memory(4).putLong(call.offset(4) + 8 * (int) (s % ChecksumListener.RESULT_WORDS),
+            call.memory(5).putLong(call.offset(5) + 8 * (int) (s % ChecksumListener.RESULT_WORDS),
                     FramePattern.checksum(ring, slot + SlotHeader.BYTES, (int) ring.getLong(slot + SlotHeader.LENGTH)));
         }
-        call.endRound(0, call.u64(3));
+        call.endRound(0);
     }
 
     private static void twin(KernelInvocation call) {
@@ -129,11 +129,12 @@ public final class TakenChecksumListener implements DeviceFrameHandler {
     public void onFrames(DeviceFrames frames) {
         if (round != null) {
             round.consumeHandles(0, frames.consumeHandles()).u64(1, frames.first()).u64(2, frames.last()).u64(3, frames.round())
-                    .launch(blocks, THREADS);
+                    .u64(4, frames.armed() ? 1 : 0).launch(blocks, THREADS);
             return;
         }
         for (long s = frames.first(); s <= frames.last(); s++) {
-            KernelCall k = s == frames.last() && acking != null ? acking.pointer(6, frames.acknowledgement(), 0) : checksum;
+            KernelCall k = s == frames.last() && acking != null
+                    ? acking.pointer(6, frames.acknowledgement(), 0).u64(7, frames.round()) : checksum;
             k.pointer(0, frames.descriptor(), 0).u64(1, s).pointer(2, frames.memory(), frames.payloadOffset(s))
                     .pointer(4, sums, 8 * (s % ChecksumListener.RESULT_WORDS)).launch(blocks, THREADS);
         }

@@ -109,9 +109,10 @@ class SlotBoundsReliabilityTest {
     /**
      * A length word beyond the slot (or negative) written straight into a published slot's header
      * through the SPI, as a buggy or hostile producer kernel could: the consumer clamps it to the slot,
-     * so neither its copy nor the listener's view passes the slot, in copy and in direct read mode.
-     * (The publish step writes the committed, checked length into the header; the corrupt word is
-     * written after it, before the consumer looks.)
+     * so neither its copy nor the listener's view passes the slot, in copy and in direct read mode. A
+     * negative length never describes a frame: it is what padding carries (a claim given back), so the
+     * consumer skips it and counts it as padding. (The publish step writes the committed, checked length
+     * into the header; the corrupt word is written after it, before the consumer looks.)
      */
     @ParameterizedTest
     @EnumSource(ReadMode.class)
@@ -129,9 +130,12 @@ class SlotBoundsReliabilityTest {
             ch.publish();
             ch.producerStream().writeValue(ch.ring(), g.offsetOf(seq) + SlotHeader.LENGTH, length);
             ch.producerStream().synchronize();
-            lengths.addAll(receivedLengths(ch, 1));
+            lengths.addAll(receivedLengths(ch, length < 0 ? 0 : 1));
         }
-        assertThat(lengths).containsExactly(SLOT, SLOT, SLOT, 0, 0);
+        assertThat(lengths).containsExactly(SLOT, SLOT, SLOT);
+        assertThat(receivedLengths(ch, 1)).as("nothing more comes").isEmpty();
+        assertThat(ch.consumer(1).snapshot().paddingSkipped()).as("the two negative lengths, skipped as padding").isEqualTo(2);
+        assertThat(ch.consumer(1).acknowledged()).isEqualTo(5);
         assertThat(ch.state()).isEqualTo(ChannelState.OPEN);
     }
 

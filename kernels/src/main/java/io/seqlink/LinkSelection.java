@@ -2,8 +2,8 @@ package io.seqlink;
 
 import io.seqlink.backend.Backend;
 import io.seqlink.channel.ChannelSpec;
-import io.seqlink.channel.consumer.Transports;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.channel.consumer.Transports;
 import io.seqlink.topology.LinkClass;
 import io.seqlink.topology.LinkVerdict;
 import io.seqlink.topology.TopologyPolicy;

@@ -1,10 +1,10 @@
 package io.seqlink;
 
 import io.seqlink.backend.DeviceException;
-import io.seqlink.channel.ChannelEvents;
-import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.channel.lifecycle.ChannelEvents;
+import io.seqlink.channel.lifecycle.Channels;
 import io.seqlink.launcher.Launcher;
 
 /**

@@ -1,8 +1,8 @@
 package io.seqlink;
 
 import io.seqlink.backend.Backend;
-import io.seqlink.channel.Channels;
 import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.lifecycle.Channels;
 import io.seqlink.launcher.Launcher;
 import java.time.Duration;
 import java.util.ArrayList;

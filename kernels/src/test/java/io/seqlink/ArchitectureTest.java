@@ -1,11 +1,13 @@
 package io.seqlink;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
@@ -73,6 +75,58 @@ class ArchitectureTest {
                 return "each package of io.seqlink";
             }
         }).should().beFreeOfCycles().check(kernels);
+    }
+
+    @Test
+    void theChannelApiNamesNoImplementation() {
+        noClasses().that().resideInAPackage("io.seqlink.channel")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.channel.producer..", "io.seqlink.channel.consumer..",
+                        "io.seqlink.channel.lifecycle..", "io.seqlink.channel.memory..")
+                .because("io.seqlink.channel is the API users touch (interfaces, values, exceptions); its implementation "
+                        + "lives in the sub-packages, so a user's import never reaches it")
+                .check(kernels);
+    }
+
+    @Test
+    void producerAndConsumerKnowNothingOfEachOtherNorOfTheChannelThatWiresThem() {
+        noClasses().that().resideInAPackage("io.seqlink.channel.producer..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.channel.consumer..", "io.seqlink.channel.lifecycle..")
+                .because("the producer reads its consumers' gating only as a function the channel gives it")
+                .check(kernels);
+        noClasses().that().resideInAPackage("io.seqlink.channel.consumer..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.channel.producer..", "io.seqlink.channel.lifecycle..")
+                .because("a consumer port reads its producer through ProducerView, which the channel implements")
+                .check(kernels);
+    }
+
+    @Test
+    void noPartOfAConsumerPortHoldsThePort() {
+        noClasses().that().resideInAPackage("io.seqlink.channel.consumer..").and().doNotHaveSimpleName("DefaultConsumerPort")
+                .and().doNotHaveSimpleName("PortDriver")
+                .should().dependOnClassesThat().haveSimpleName("DefaultConsumerPort")
+                .because("a part of the port gets what it needs passed in, or owns its state; none holds its owner to call back "
+                        + "into it (PortDriver is the launcher's view of the port, which returns it)")
+                .check(kernels);
+    }
+
+    @Test
+    void theChannelsImplementationIsPublicOnlyWhereAnotherPackageMustReachIt() {
+        Set<String> publicTypes = kernels.stream()
+                .filter(c -> c.getPackageName().startsWith("io.seqlink.channel.") && c.getModifiers().contains(
+                        JavaModifier.PUBLIC) && !c.isNestedClass())
+                .map(JavaClass::getSimpleName).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(publicTypes).as("public types of the channel's implementation: each is a seam another package must "
+                + "reach (the runtime, the launcher, the channel that wires producer and consumers)")
+                .containsExactlyInAnyOrder("Channels", "ChannelEvents", "DefaultConsumerPort", "PortDriver", "ProducerView",
+                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "MemoryGuard");
+    }
+
+    @Test
+    void everyListenerDeliveryIsOneSealedType() {
+        classes().that().resideInAPackage("io.seqlink.channel.consumer").and().haveSimpleNameEndingWith("Delivery")
+                .should().beAssignableTo("io.seqlink.channel.consumer.ListenerDelivery")
+                .because("a listener kind is a type with its own behaviour (ListenerDelivery), not a flag tested in many places")
+                .check(kernels);
     }
 
     @Test

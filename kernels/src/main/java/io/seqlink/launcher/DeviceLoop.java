@@ -1,8 +1,8 @@
 package io.seqlink.launcher;
 
-import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.consumer.PortDriver;
+import io.seqlink.channel.lifecycle.Channels;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,9 +1,9 @@
 package io.seqlink.launcher;
 
-import io.seqlink.channel.Channels;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.consumer.PortDriver;
+import io.seqlink.channel.lifecycle.Channels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

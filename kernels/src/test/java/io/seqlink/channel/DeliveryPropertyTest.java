@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.backend.emulated.EmulatedBackend;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.lifecycle.ChannelEvents;
+import io.seqlink.channel.lifecycle.Channels;
 import io.seqlink.testing.FrameChecker;
 import io.seqlink.topology.Transport;
 import java.util.Map;

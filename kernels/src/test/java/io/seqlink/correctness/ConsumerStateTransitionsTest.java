@@ -3,7 +3,7 @@ package io.seqlink.correctness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.channel.Channels;
+import io.seqlink.channel.lifecycle.Channels;
 import io.seqlink.channel.ConsumerFailurePolicy;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerState;

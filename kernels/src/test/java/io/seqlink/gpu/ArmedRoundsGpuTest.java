@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.ChannelSpec;
-import io.seqlink.channel.Channels;
+import io.seqlink.channel.lifecycle.Channels;
 import io.seqlink.channel.ConsumerFailurePolicy;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;

@@ -8,7 +8,7 @@ import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.backend.emulated.LinkMode;
 import io.seqlink.channel.ChannelSpec;
-import io.seqlink.channel.Channels;
+import io.seqlink.channel.lifecycle.Channels;
 import io.seqlink.channel.ConsumerFailurePolicy;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.channel.PublishChannel;

@@ -283,7 +283,7 @@ class ChannelListenerTests {
         runner.run(context -> {
             registry.set(context.getBean(ChannelListenerEndpointRegistry.class));
             publish(context, 3); // nobody listens
-            io.seqlink.channel.Channels.fail(context.getBean("frames", PublishChannel.class),
+            io.seqlink.channel.lifecycle.Channels.fail(context.getBean("frames", PublishChannel.class),
                     new IllegalStateException("device 0 reported a sticky error"), 0);
         });
         assertThat(registry.get().drainReports()).singleElement().satisfies(report -> {

@@ -5,7 +5,6 @@ import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.memory.MemoryGuard;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**

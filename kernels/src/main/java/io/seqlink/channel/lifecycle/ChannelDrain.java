@@ -1,6 +1,11 @@
-package io.seqlink.channel;
+package io.seqlink.channel.lifecycle;
 
+import io.seqlink.channel.ChannelState;
+import io.seqlink.channel.ConsumerState;
+import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
+import io.seqlink.channel.producer.Producer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,7 +89,7 @@ final class ChannelDrain {
             do {
                 giveBackDeadClaims(ch);
             } while (d.othersInside(ch) > 0 && d.pause()); // a producer call that was admitted finishes, a claim being written commits
-            targets[i] = ch.sequencer().published();
+            targets[i] = ch.producerCalls().published();
         }
         for (int i = 0; i < mine.size(); i++) {
             DefaultPublishChannel ch = mine.get(i);
@@ -95,7 +100,7 @@ final class ChannelDrain {
         List<DrainReport> reports = new ArrayList<>(channels.size());
         for (DefaultPublishChannel ch : channels) {
             int i = mine.indexOf(ch);
-            reports.add(i >= 0 || ch.life().claimFinish() ? d.finish(ch, i >= 0 ? targets[i] : ch.sequencer().published())
+            reports.add(i >= 0 || ch.life().claimFinish() ? d.finish(ch, i >= 0 ? targets[i] : ch.producerCalls().published())
                     : d.awaitOther(ch));
         }
         return reports;
@@ -108,7 +113,7 @@ final class ChannelDrain {
         }
         long before = publishedSum(channels);
         for (DefaultPublishChannel ch : channels) {
-            if (othersInside(ch) > 0 || !acknowledged(ch, ch.sequencer().published())) {
+            if (othersInside(ch) > 0 || !acknowledged(ch, ch.producerCalls().published())) {
                 return false;
             }
         }
@@ -127,13 +132,13 @@ final class ChannelDrain {
      * commit while this drain runs on its thread.
      */
     private int othersInside(DefaultPublishChannel ch) {
-        return ch.life().producersInside() - (ch.sequencer().openClaimOf(caller) > 0 ? 1 : 0);
+        return ch.life().producersInside() - (ch.producerCalls().holdsOpenClaim(caller) ? 1 : 0);
     }
 
     private static long publishedSum(List<DefaultPublishChannel> channels) {
         long sum = 0;
         for (DefaultPublishChannel ch : channels) {
-            sum += ch.sequencer().published();
+            sum += ch.producerCalls().published();
         }
         return sum;
     }
@@ -172,9 +177,9 @@ final class ChannelDrain {
     /** Finishes a channel this drain holds (or a failed one nobody drained): the report, then the end. */
     private DrainReport finish(DefaultPublishChannel ch, long target) {
         ch.producerCalls().giveBackDeadClaims(); // a failed channel nobody drained, or an owner that died since: its guard entry
-        AbandonedSequences padding = ch.abandonedSequences();
-        long claimed = ch.sequencer().claimed();
-        long unpublished = Math.max(0, claimed - target - padding.count(target + 1, claimed));
+        Producer padding = ch.producerCalls();
+        long claimed = ch.producerCalls().claimed();
+        long unpublished = Math.max(0, claimed - target - padding.paddingIn(target + 1, claimed));
         Map<Integer, Long> undelivered = new LinkedHashMap<>();
         Map<Integer, String> stuck = new LinkedHashMap<>();
         boolean drained = true;
@@ -186,7 +191,7 @@ final class ChannelDrain {
                 long handed = p.sealDeliveries(); // no listener call begins from here: the handed count is final
                 long acked = p.acknowledged();
                 long reached = Math.max(acked, handed);
-                long left = Math.max(0, published - reached - padding.count(reached + 1, published));
+                long left = Math.max(0, published - reached - padding.paddingIn(reached + 1, published));
                 if (left > 0) {
                     undelivered.put(p.device(), left);
                 }
@@ -220,6 +225,6 @@ final class ChannelDrain {
             // the other drain finishes
         }
         DrainReport r = ch.life().finalReport();
-        return r != null ? r : new DrainReport(ch.name(), ch.sequencer().published(), Map.of(), true, 0, Map.of(), interrupted);
+        return r != null ? r : new DrainReport(ch.name(), ch.producerCalls().published(), Map.of(), true, 0, Map.of(), interrupted);
     }
 }

@@ -1,9 +1,14 @@
-package io.seqlink.channel;
+package io.seqlink.channel.lifecycle;
 
 import io.seqlink.backend.DeviceStream;
+import io.seqlink.channel.ChannelFailedException;
+import io.seqlink.channel.ChannelState;
+import io.seqlink.channel.ClaimStatus;
+import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ListenerThreads;
 import io.seqlink.channel.memory.MemoryGuard;
+import io.seqlink.channel.producer.ProducerAdmission;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -27,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *   channels together (so chained channels empty), nobody once the drain shut the producer guard
  * </pre>
  */
-final class ChannelLife {
+final class ChannelLife implements ProducerAdmission {
 
     private static final Logger log = LoggerFactory.getLogger(ChannelLife.class);
 
@@ -66,7 +71,8 @@ final class ChannelLife {
         return events;
     }
 
-    ChannelState state() {
+    @Override
+    public ChannelState state() {
         return phase.get().state();
     }
 
@@ -94,7 +100,8 @@ final class ChannelLife {
      * Fails the channel closed with {@code cause} unless it is closed or failed already: claims return
      * {@code FAILED}, consumers stop. Returns the exception the caller should throw.
      */
-    ChannelFailedException fail(Throwable cause, int device) {
+    @Override
+    public ChannelFailedException fail(Throwable cause, int device) {
         for (Phase p = phase.get(); p.state() != ChannelState.FAILED && p.state() != ChannelState.CLOSED; p = phase.get()) {
             if (phase.compareAndSet(p, new Phase(ChannelState.FAILED, cause))) {
                 for (DefaultConsumerPort port : channel.portArray()) {
@@ -121,7 +128,8 @@ final class ChannelLife {
     // ---- producers ----------------------------------------------------------------------------
 
     /** Enters the producer guard if the calling thread may produce now; a {@code true} pairs with {@link #exitProducer()}. */
-    boolean enterProducer() {
+    @Override
+    public boolean enterProducer() {
         if (!producers.enter()) {
             return false;
         }
@@ -136,17 +144,20 @@ final class ChannelLife {
      * Whether the calling thread may produce now, asked by a thread already inside the guard (a claim
      * that commits): OPEN, or DRAINING for seqlink's listener threads while a runtime drains all channels.
      */
-    boolean admitsProducer() {
+    @Override
+    public boolean admitsProducer() {
         return phase.get() == OPEN // OPEN is one instance: the check is a load and a compare
                 || (state() == ChannelState.DRAINING && admitListeners && ListenerThreads.current());
     }
 
-    void exitProducer() {
+    @Override
+    public void exitProducer() {
         producers.exit();
     }
 
     /** Throws what a producer call on a channel that refuses it throws. */
-    void throwUnusable(String call, String detail) {
+    @Override
+    public void throwUnusable(String call, String detail) {
         Phase p = phase.get();
         if (p.state() == ChannelState.FAILED) {
             throw new ChannelFailedException(channel.name(), p.failure());
@@ -155,7 +166,8 @@ final class ChannelLife {
                 + "; open a new channel to publish again");
     }
 
-    long refusedStatus() {
+    @Override
+    public long refusedStatus() {
         return state() == ChannelState.FAILED ? ClaimStatus.FAILED : ClaimStatus.CLOSED;
     }
 
@@ -171,11 +183,13 @@ final class ChannelLife {
 
     // ---- observers and the end ------------------------------------------------------------------
 
-    boolean enterObserver() {
+    @Override
+    public boolean enterObserver() {
         return observers.enter();
     }
 
-    void exitObserver() {
+    @Override
+    public void exitObserver() {
         observers.exit();
     }
 

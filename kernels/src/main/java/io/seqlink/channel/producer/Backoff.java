@@ -1,4 +1,4 @@
-package io.seqlink.channel;
+package io.seqlink.channel.producer;
 
 import java.util.concurrent.locks.LockSupport;
 

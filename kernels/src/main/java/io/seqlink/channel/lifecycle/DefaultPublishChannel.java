@@ -1,14 +1,21 @@
-package io.seqlink.channel;
+package io.seqlink.channel.lifecycle;
 
 import io.seqlink.backend.Backend;
-import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
-import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
+import io.seqlink.channel.ChannelSnapshot;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.ChannelState;
+import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.ConsumerSnapshot;
+import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ProducerView;
+import io.seqlink.channel.producer.Producer;
+import io.seqlink.channel.producer.ProducerTransport;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.topology.Transport;
 import java.nio.ByteBuffer;
@@ -22,10 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The channel: the producer calls in {@link ChannelProducer} (over {@link ProducerSequencer}: who gets
- * which sequence, in which order they are published; and {@link ProducerTransport}: the memory and the
- * device steps), the consumers in {@link ConsumerPort}s, the life in {@link ChannelLife} (states,
- * memory guards, the final release) and closing in {@link ChannelDrain}.
+ * The channel, put together: the producer calls in {@link Producer} (its sequencer: who gets which sequence, in
+ * which order they are published; and {@link ProducerTransport}: the memory and the device steps), the consumers in
+ * {@link DefaultConsumerPort}s, the life in {@link ChannelLife} (states, memory guards, the final release) and closing
+ * in {@link ChannelDrain}. It only wires them: each call goes to the part that owns it.
  *
  * <p>Every producer call enters the producer guard and checks the state inside it, so once a drain has
  * shut the guard and waited for those inside, no frame can be published any more: what was published
@@ -37,19 +44,15 @@ final class DefaultPublishChannel implements PublishChannel {
 
     private final ChannelSpec spec;
     private final RingGeometry geometry;
-    private final PublishTimes publishTimes;
-    private final AbandonedSequences abandoned;
     private final ChannelLife life;
     private final ProducerTransport producer;
     private final DefaultConsumerPort[] ports;
     private final List<Integer> consumerDevices;
-    private final ChannelProducer calls;
+    private final Producer calls;
 
     DefaultPublishChannel(Backend backend, ChannelSpec spec, Map<Integer, Transport> transports, ChannelEvents events) {
         this.spec = spec;
         this.geometry = spec.geometry();
-        this.publishTimes = new PublishTimes(geometry);
-        this.abandoned = new AbandonedSequences(geometry);
         this.life = new ChannelLife(this, events, spec.consumers().size());
         this.consumerDevices = List.copyOf(spec.consumers());
         List<AutoCloseable> resources = life.resources();
@@ -62,8 +65,8 @@ final class DefaultPublishChannel implements PublishChannel {
             ProducerView view = new PortView();
             for (int i = 0; i < ports.length; i++) {
                 int device = consumerDevices.get(i);
-                ports[i] = new DefaultConsumerPort(backend, spec, device, transports.get(device), producer.control, producer.ring,
-                        producer.doorbells, view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause));
+                ports[i] = new DefaultConsumerPort(backend, spec, device, transports.get(device), producer.control(), producer.ring(),
+                        producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause));
             }
             producer.bindPublish(spec.maxPublishBatch(), pushTargets);
             ok = true;
@@ -72,7 +75,7 @@ final class DefaultPublishChannel implements PublishChannel {
                 life.freeNow();
             }
         }
-        this.calls = new ChannelProducer(this, life, producer, publishTimes, abandoned);
+        this.calls = new Producer(spec, producer, life, this::slowestAcknowledged);
         log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B, {}, {}", spec.name(), spec.producer(),
                 consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());
@@ -88,41 +91,22 @@ final class DefaultPublishChannel implements PublishChannel {
 
     // ---- what ports and the drain use -----------------------------------------------------------
 
-    RingGeometry geometry() {
-        return geometry;
-    }
-
-    DeviceBuffer controlBlock() {
-        return producer.control;
-    }
-
-    /** The armed rounds' doorbell ring, or {@code null} when the channel arms no round. */
-    @Nullable MappedBuffer doorbells() {
-        return producer.doorbells;
-    }
-
-    DeviceBuffer ringBuffer() {
-        return producer.ring;
-    }
-
-    PublishTimes publishTimes() {
-        return publishTimes;
-    }
-
-    /** The sequences published as padding, which consumers and the drain leave out of their counts. */
-    AbandonedSequences abandonedSequences() {
-        return abandoned;
+    /** The slowest acknowledgement over consumers that hold the producer back (none: no limit), for its gating. */
+    private long slowestAcknowledged() {
+        long slowest = Long.MAX_VALUE;
+        for (DefaultConsumerPort p : ports) {
+            if (p.gates()) {
+                slowest = Math.min(slowest, p.mirrorAcknowledged());
+            }
+        }
+        return slowest;
     }
 
     ChannelLife life() {
         return life;
     }
 
-    ProducerSequencer sequencer() {
-        return calls.sequencer();
-    }
-
-    ChannelProducer producerCalls() {
+    Producer producerCalls() {
         return calls;
     }
 
@@ -147,7 +131,7 @@ final class DefaultPublishChannel implements PublishChannel {
 
     /** Frames the producer has published (enqueued the publish of), readable from any thread. */
     long publishedCount() {
-        return calls.sequencer().published();
+        return calls.published();
     }
 
     boolean enterObserver() {
@@ -214,7 +198,7 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public Memory ring() {
-        return producer.ring;
+        return producer.ring();
     }
 
     @Override
@@ -227,7 +211,7 @@ final class DefaultPublishChannel implements PublishChannel {
 
     @Override
     public DeviceStream producerStream() {
-        return producer.stream;
+        return producer.stream();
     }
 
     @Override
@@ -294,8 +278,8 @@ final class DefaultPublishChannel implements PublishChannel {
             }
             Throwable f = failure();
             return new ChannelSnapshot(name(), state(), f == null ? null : f.getMessage(), spec.producer(), geometry.slots(),
-                    geometry.slotBytes(), spec.delivery(), spec.readMode(), sequencer().claimed(), sequencer().published(),
-                    publishedOnDevice, sequencer().backPressured(), sequencer().waitNanos(), abandoned.total(), calls.openClaim(),
+                    geometry.slotBytes(), spec.delivery(), spec.readMode(), calls.claimed(), calls.published(),
+                    publishedOnDevice, calls.backPressured(), calls.backPressureWaitNanos(), calls.claimsGivenBack(), calls.openClaim(),
                     consumers);
         } finally {
             if (inside) {
@@ -351,12 +335,12 @@ final class DefaultPublishChannel implements PublishChannel {
 
         @Override
         public long publishTime(long sequence) {
-            return publishTimes.of(sequence);
+            return calls.publishTime(sequence);
         }
 
         @Override
         public long paddingIn(long from, long to) {
-            return abandoned.count(from, to);
+            return calls.paddingIn(from, to);
         }
     }
 }

@@ -1,18 +1,24 @@
-package io.seqlink.channel;
+package io.seqlink.channel.producer;
 
 import io.seqlink.backend.DeviceException;
+import io.seqlink.channel.ChannelSnapshot;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.ChannelState;
+import io.seqlink.channel.ClaimStatus;
+import io.seqlink.channel.Delivery;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
 import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The producer calls of a channel, safe from any number of threads: each enters the producer guard
- * and checks the state inside it ({@link ChannelLife}), takes or finds its claim in the
+ * and checks the state inside it ({@link ProducerAdmission}), takes or finds its claim in the
  * {@link ProducerSequencer}, and moves its frame with the {@link ProducerTransport}. A claim belongs to
  * the thread that made it: {@code buffer}, {@code devicePointer}, {@code commit} and
  * {@code commitDevice} work on the calling thread's claim and fail at once, naming the rule, when it
@@ -28,33 +34,37 @@ import org.slf4j.LoggerFactory;
  * that finds the window stopped at it or by the drain ({@link ProducerSequencer} says how, exactly once).
  * A commit the channel refuses (failed, closed or draining) drops the claim: it leaves the guard and the
  * claim is gone. {@link #abandon()} gives a claim back: published as padding, which no listener sees.
+ *
+ * <p>The channel that owns it reaches the rest through the public methods below (the drain's counts, the
+ * snapshot's, what consumers read of the producer); each is safe from any thread.
  */
-final class ChannelProducer {
+public final class Producer {
 
-    private static final Logger log = LoggerFactory.getLogger(ChannelProducer.class);
+    private static final Logger log = LoggerFactory.getLogger(Producer.class);
 
-    private final DefaultPublishChannel channel;
     private final ChannelSpec spec;
     private final RingGeometry geometry;
-    private final ChannelLife life;
+    private final ProducerAdmission life;
     private final ProducerTransport producer;
+    private final LongSupplier slowest;
     private final PublishTimes publishTimes;
+    private final AbandonedSequences abandoned;
     private final ProducerSequencer sequencer;
     private final OpenClaimAge openClaimAge = new OpenClaimAge();
 
-    ChannelProducer(DefaultPublishChannel channel, ChannelLife life, ProducerTransport producer, PublishTimes publishTimes,
-            AbandonedSequences abandoned) {
-        this.channel = channel;
-        this.spec = channel.spec();
-        this.geometry = channel.geometry();
+    /**
+     * @param slowestAcknowledged the slowest acknowledgement over the consumers that hold the producer back
+     *                            ({@code Long.MAX_VALUE}: none), read when the cached one no longer frees a slot
+     */
+    public Producer(ChannelSpec spec, ProducerTransport producer, ProducerAdmission life, LongSupplier slowestAcknowledged) {
+        this.spec = spec;
+        this.geometry = spec.geometry();
         this.life = life;
         this.producer = producer;
-        this.publishTimes = publishTimes;
+        this.slowest = slowestAcknowledged;
+        this.publishTimes = new PublishTimes(geometry);
+        this.abandoned = new AbandonedSequences(geometry);
         this.sequencer = new ProducerSequencer(spec.maxPublishBatch(), new Gating(), abandoned);
-    }
-
-    ProducerSequencer sequencer() {
-        return sequencer;
     }
 
     /** What the sequencer asks of the channel: whether a slot is free, and the publish step. */
@@ -70,9 +80,9 @@ final class ChannelProducer {
             if (Sequences.slotFree(sequence, sequencer.cachedSlowest(), slots)) {
                 return true;
             }
-            long slowest = slowestAcknowledged();
-            sequencer.cacheSlowest(slowest);
-            return Sequences.slotFree(sequence, slowest, slots);
+            long acked = slowest.getAsLong();
+            sequencer.cacheSlowest(acked);
+            return Sequences.slotFree(sequence, acked, slots);
         }
 
         @Override
@@ -90,23 +100,12 @@ final class ChannelProducer {
         public void ownerDied(long sequence, Thread owner) {
             life.exitProducer(); // the entry its tryClaim kept for the commit that never came
             log.warn("seqlink channel '{}': producer thread '{}' died holding claimed frame {} without committing it; the "
-                    + "claim is given back (published as padding, which no listener sees)", channel.name(), owner.getName(), sequence);
+                    + "claim is given back (published as padding, which no listener sees)", spec.name(), owner.getName(), sequence);
         }
-    }
-
-    /** The slowest acknowledgement over consumers that hold the producer back (none: no limit). */
-    private long slowestAcknowledged() {
-        long slowest = Long.MAX_VALUE;
-        for (io.seqlink.channel.consumer.DefaultConsumerPort p : channel.portArray()) {
-            if (p.gates()) {
-                slowest = Math.min(slowest, p.mirrorAcknowledged());
-            }
-        }
-        return slowest;
     }
 
     /** A claim keeps the guard it entered (the class comment says why); any other outcome leaves it. */
-    long tryClaim() {
+    public long tryClaim() {
         if (!life.enterProducer()) {
             return life.refusedStatus();
         }
@@ -134,7 +133,7 @@ final class ChannelProducer {
         return seq;
     }
 
-    long claim() {
+    public long claim() {
         return claim(spec.backpressureTimeout().toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -143,7 +142,7 @@ final class ChannelProducer {
      * answers {@code BACK_PRESSURED} there, having helped publish them). Returns promptly when the thread
      * is interrupted, with the last status and the flag still set.
      */
-    long claim(long timeout, TimeUnit unit) {
+    public long claim(long timeout, TimeUnit unit) {
         long status = tryClaim();
         if (status != ClaimStatus.BACK_PRESSURED) {
             return status;
@@ -179,11 +178,11 @@ final class ChannelProducer {
     }
 
     /** No guard of its own: the calling thread's claim holds it (the class comment). */
-    ByteBuffer buffer() {
+    public ByteBuffer buffer() {
         return producer.stagingView(claimOf("buffer()", "buffer()", "call tryClaim() first"));
     }
 
-    long devicePointer() {
+    public long devicePointer() {
         return producer.devicePointer(claimOf("devicePointer()", "devicePointer()", "call tryClaim() first"));
     }
 
@@ -194,17 +193,17 @@ final class ChannelProducer {
             if (!life.admitsProducer()) {
                 life.throwUnusable(call, "");
             }
-            throw new IllegalStateException(signature + ": no frame is claimed on channel '" + channel.name() + "' by thread '"
+            throw new IllegalStateException(signature + ": no frame is claimed on channel '" + spec.name() + "' by thread '"
                     + Thread.currentThread().getName() + "'; " + fix + " (a claim belongs to the thread that made it)");
         }
         return seq;
     }
 
-    void commit(int length) {
+    public void commit(int length) {
         commit(length, "commit", "commit(length)", false);
     }
 
-    void commitDevice(int length) {
+    public void commitDevice(int length) {
         commit(length, "commitDevice", "commitDevice(length)", true);
     }
 
@@ -242,7 +241,7 @@ final class ChannelProducer {
      * threads committed behind this claim waited for it); on a channel that takes no more frames it is
      * only committed as padding, which the drain's report leaves out. False when the thread holds no claim.
      */
-    boolean abandon() {
+    public boolean abandon() {
         Thread me = Thread.currentThread();
         long seq = sequencer.abandon(me);
         if (seq == 0) {
@@ -263,7 +262,7 @@ final class ChannelProducer {
     private void checkLength(int length, String signature) {
         if (length < 0 || length > geometry.slotBytes()) {
             throw new IllegalArgumentException(signature + ": length " + length + " is outside 0.." + geometry.slotBytes()
-                    + ", the slot size of channel '" + channel.name() + "'; write at most " + geometry.slotBytes()
+                    + ", the slot size of channel '" + spec.name() + "'; write at most " + geometry.slotBytes()
                     + " bytes per frame or raise the channel's slot-size");
         }
     }
@@ -273,7 +272,7 @@ final class ChannelProducer {
      * the first one still being written; returns how many this call published: 0 when another thread's
      * publish is taking them (it publishes this thread's frames too), or when nothing is committed.
      */
-    int publish() {
+    public int publish() {
         if (!life.enterProducer()) {
             if (life.state() == ChannelState.FAILED || sequencer.holdsWindowFrame(Thread.currentThread())) {
                 life.throwUnusable("publish()", " (this thread's committed frames were not published)");
@@ -289,13 +288,13 @@ final class ChannelProducer {
         }
     }
 
-    long offer(ByteBuffer src) {
+    public long offer(ByteBuffer src) {
         int length = src.remaining();
         checkOfferLength(length, "src");
         return offer(src, null, src.position(), length);
     }
 
-    long offer(byte[] src, int offset, int length) {
+    public long offer(byte[] src, int offset, int length) {
         if (offset < 0 || length < 0 || offset + length > src.length) {
             throw new IndexOutOfBoundsException("offer(src, offset, length): range [" + offset + ", " + (offset + length)
                     + ") is outside the array of " + src.length + " bytes");
@@ -351,7 +350,7 @@ final class ChannelProducer {
     private void checkOfferLength(int length, String argument) {
         if (length > geometry.slotBytes()) {
             throw new IllegalArgumentException("offer: " + argument + " holds " + length + " bytes, more than the slot size "
-                    + geometry.slotBytes() + " of channel '" + channel.name() + "'; send smaller frames or raise the channel's slot-size");
+                    + geometry.slotBytes() + " of channel '" + spec.name() + "'; send smaller frames or raise the channel's slot-size");
         }
     }
 
@@ -362,7 +361,7 @@ final class ChannelProducer {
      * are committed as padding, not published. Returns how many this call gave back. For the drain, which
      * shut the producers (so no later producer would). Any thread.
      */
-    int giveBackDeadClaims() {
+    public int giveBackDeadClaims() {
         if (!life.enterObserver()) {
             return 0;
         }
@@ -377,7 +376,7 @@ final class ChannelProducer {
      * Publishes the committed prefix for the drain, which gave back dead claims that held it up; nothing on
      * a failed channel. Any thread; a device error fails the channel.
      */
-    void publishForDrain() {
+    public void publishForDrain() {
         if (life.state() == ChannelState.FAILED || !life.enterObserver()) {
             return;
         }
@@ -391,12 +390,51 @@ final class ChannelProducer {
     }
 
     /** The oldest open claim, its owner and how long snapshots have seen it open; {@code null} when none is open. */
-    ChannelSnapshot.@Nullable OpenClaim openClaim() {
+    public ChannelSnapshot.@Nullable OpenClaim openClaim() {
         ProducerSequencer.OpenClaim c = sequencer.oldestOpen();
         if (c == null) {
             return null;
         }
         return new ChannelSnapshot.OpenClaim(c.sequence(), c.owner().getName(), c.owner().isAlive(),
                 openClaimAge.openNanos(c.sequence(), System.nanoTime()));
+    }
+
+    /** Frames whose publish step was enqueued, a count that only grows. */
+    public long published() {
+        return sequencer.published();
+    }
+
+    /** The highest sequence handed out. */
+    public long claimed() {
+        return sequencer.claimed();
+    }
+
+    /** Whether {@code thread} holds an open (uncommitted) claim. */
+    public boolean holdsOpenClaim(Thread thread) {
+        return sequencer.openClaimOf(thread) > 0;
+    }
+
+    /** Calls that found no free slot (once per call), and the time blocking claims spent waiting for one. */
+    public long backPressured() {
+        return sequencer.backPressured();
+    }
+
+    public long backPressureWaitNanos() {
+        return sequencer.waitNanos();
+    }
+
+    /** When {@code sequence} was published, by {@link System#nanoTime()}; 0 when not known. */
+    public long publishTime(long sequence) {
+        return publishTimes.of(sequence);
+    }
+
+    /** How many of {@code from..to} are padding, claims given back ({@link AbandonedSequences#count} says when it is exact). */
+    public long paddingIn(long from, long to) {
+        return abandoned.count(from, to);
+    }
+
+    /** Claims given back so far. */
+    public long claimsGivenBack() {
+        return abandoned.total();
     }
 }

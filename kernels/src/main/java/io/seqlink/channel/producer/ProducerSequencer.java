@@ -1,5 +1,6 @@
-package io.seqlink.channel;
+package io.seqlink.channel.producer;
 
+import io.seqlink.channel.ClaimStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;

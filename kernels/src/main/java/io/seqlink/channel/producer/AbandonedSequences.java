@@ -1,5 +1,6 @@
-package io.seqlink.channel;
+package io.seqlink.channel.producer;
 
+import io.seqlink.channel.PublishChannel;
 import io.seqlink.layout.RingGeometry;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

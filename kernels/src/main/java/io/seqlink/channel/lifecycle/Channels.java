@@ -1,6 +1,10 @@
-package io.seqlink.channel;
+package io.seqlink.channel.lifecycle;
 
 import io.seqlink.backend.Backend;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.ConsumerPort;
+import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ListenerThreads;
 import io.seqlink.channel.consumer.PortDriver;

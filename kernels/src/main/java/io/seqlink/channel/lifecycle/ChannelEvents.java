@@ -1,4 +1,6 @@
-package io.seqlink.channel;
+package io.seqlink.channel.lifecycle;
+
+import io.seqlink.channel.PublishChannel;
 
 /** What a channel tells its owner (the runtime) about its life. */
 public interface ChannelEvents {

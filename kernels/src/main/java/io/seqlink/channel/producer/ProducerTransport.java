@@ -1,4 +1,4 @@
-package io.seqlink.channel;
+package io.seqlink.channel.producer;
 
 import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
@@ -31,21 +31,21 @@ import org.jspecify.annotations.Nullable;
  * {@link #publish} runs under the sequencer's publisher only. Stream order puts every frame's copy
  * before the publish step that covers it: the copy is enqueued before the frame is marked committed.
  */
-final class ProducerTransport {
+public final class ProducerTransport {
 
     private final RingGeometry geometry;
-    final DeviceStream stream;
-    final DeviceBuffer control;
-    final DeviceBuffer ring;
+    private final DeviceStream stream;
+    private final DeviceBuffer control;
+    private final DeviceBuffer ring;
     final MappedBuffer staging;
     final MappedBuffer mirror;
     /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
-    final @Nullable MappedBuffer doorbells;
+    private final @Nullable MappedBuffer doorbells;
     private final ByteBuffer[] stagingViews;
     private PublishKernel publishKernel;
 
     /** Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure). */
-    ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, List<AutoCloseable> resources) {
+    public ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, List<AutoCloseable> resources) {
         this.geometry = geometry;
         this.stream = track(resources, producer.newStream(channel + "-producer"));
         this.control = track(resources, producer.allocate(ControlBlock.BYTES));
@@ -67,7 +67,7 @@ final class ProducerTransport {
     }
 
     /** Binds the publish step once the consumers' push targets are known. */
-    void bindPublish(int maxBatch, List<PublishBinding.PushTarget> pushTargets) {
+    public void bindPublish(int maxBatch, List<PublishBinding.PushTarget> pushTargets) {
         this.publishKernel = stream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, pushTargets, staging,
                 doorbells));
         stream.synchronize();
@@ -98,11 +98,31 @@ final class ProducerTransport {
     }
 
     /** {@code publish_seq} as the host mirror shows it; the caller keeps the memory alive. */
-    long publishedOnDevice() {
+    public long publishedOnDevice() {
         return mirror.getAcquire(ControlBlock.PUBLISH_SEQ);
     }
 
     long devicePointer(long sequence) {
         return ring.address() + geometry.payloadOffsetOf(sequence);
+    }
+
+    /** The producer's stream: work enqueued here runs before the next publish. */
+    public DeviceStream stream() {
+        return stream;
+    }
+
+    /** The channel's control block on the producer device. */
+    public DeviceBuffer control() {
+        return control;
+    }
+
+    /** The channel's ring on the producer device. */
+    public DeviceBuffer ring() {
+        return ring;
+    }
+
+    /** The armed rounds' doorbell ring, or {@code null} when the channel arms no round. */
+    public @Nullable MappedBuffer doorbells() {
+        return doorbells;
     }
 }

@@ -49,15 +49,26 @@ final class FrameLog {
         last[(int) sequence] = lastWord;
     }
 
-    /** How many of frames {@code from} to {@code to} recorded words that are not their sequence's pattern. */
+    /** Records frame {@code sequence} as failed (a check other than its words found it wrong: its length, say). */
+    void markBad(long sequence) {
+        first[(int) sequence] = ~FramePattern.mix(sequence);
+    }
+
+    /** Whether frame {@code sequence}'s recorded words are its pattern's (always, for frames without a whole word). */
+    boolean intact(long sequence) {
+        return !recorded() || first[(int) sequence] == FramePattern.mix(sequence)
+                && last[(int) sequence] == FramePattern.mix(sequence + lastWordOffset / 8);
+    }
+
+    /**
+     * How many of frames {@code from} to {@code to} recorded words that are not their sequence's pattern, or were
+     * never recorded (a frame that did not arrive), or were marked bad. Frames without a whole word are only counted
+     * when marked bad.
+     */
     long corrupt(long from, long to) {
-        if (!recorded()) {
-            return 0;
-        }
-        long lastWord = lastWordOffset / 8;
         long bad = 0;
         for (long s = from; s <= to; s++) {
-            if (first[(int) s] != FramePattern.mix(s) || last[(int) s] != FramePattern.mix(s + lastWord)) {
+            if (recorded() ? !intact(s) : first[(int) s] == ~FramePattern.mix(s)) {
                 bad++;
             }
         }

@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 
 /**
  * The host rows' listener: a user's listener that checks each frame cheaply. Per frame it checks the length and
- * the order, records the first and last word ({@link FrameLog}, compared with the pattern after the run), notes the
+ * the order, records the first and last word ({@link FrameLog}, compared with the pattern after the run; a frame
+ * that never arrives shows there as never recorded), notes the
  * time it saw the frame and publishes the frame's sequence ({@link #seen()}); only then, so outside the time taken,
  * it checksums the frames from {@link #window}'s {@code verifyFrom} on that the {@link ChecksumSample} takes, and
  * publishes the sequence again as {@link #handled()}. It also reads the allocation counter of the thread that
@@ -28,9 +29,8 @@ final class HostFrameCheck implements FrameHandler {
     private volatile long verifyFrom = Long.MAX_VALUE;
     private volatile long seen;
     private volatile long handled;
-    private long next = 1;
-    private long wrongLength;
-    private long outOfOrder;
+    private long latest;
+    private long repeated;
     private long beyondLog;
     private long seenNanos;
     private long allocStart = -1;
@@ -59,26 +59,26 @@ final class HostFrameCheck implements FrameHandler {
     public void onFrame(Frame frame) {
         long s = frame.sequence();
         ByteBuffer payload = frame.payload();
-        boolean whole = frame.length() == length;
-        if (!whole) {
-            wrongLength++;
-        } else if (s > log.capacity()) {
+        boolean logged = s <= log.capacity();
+        if (!logged) {
             beyondLog++;
+        } else if (frame.length() != length) {
+            log.markBad(s);
         } else if (log.recorded()) {
             log.record(s, payload.getLong(0), payload.getLong(log.lastWordOffset()));
         }
-        if (s != next) {
-            outOfOrder++;
+        if (s <= latest) { // a frame again, or an earlier one after a later (a gap shows as a frame never recorded)
+            repeated++;
         }
-        next = s + 1;
+        latest = Math.max(latest, s);
         if (s == allocFrom) {
             allocThread = Thread.currentThread();
             allocStart = AllocationMeter.current();
         }
         seenNanos = System.nanoTime();
         seen = s;
-        if (whole && s >= verifyFrom && sample.wants(s)) {
-            sample.check(payload, 0, s); // the payload is a little-endian view
+        if (logged && s >= verifyFrom && sample.wants(s) && log.intact(s) && frame.length() == length) {
+            sample.check(payload, 0, s); // the payload is a little-endian view; a frame already failed is not counted twice
         }
         if (s == allocTo) {
             allocEnd = AllocationMeter.current();
@@ -107,9 +107,12 @@ final class HostFrameCheck implements FrameHandler {
         return sample.verified();
     }
 
-    /** Frames 1 to {@code last} that failed a check: words, length, order, checksum (or fell outside the log). */
+    /**
+     * Frames 1 to {@code last} that failed a check, each once: words or length (or never seen), checksum, delivered
+     * again or out of order, or beyond the log's room.
+     */
     long corrupt(long last) {
-        return log.corrupt(1, Math.min(last, log.capacity())) + wrongLength + outOfOrder + beyondLog + sample.corrupt();
+        return log.corrupt(1, Math.min(last, log.capacity())) + sample.corrupt() + repeated + beyondLog;
     }
 
     /**

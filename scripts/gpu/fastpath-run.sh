@@ -12,9 +12,10 @@
 #   $OUT/litmus.json      seqlink-litmus: one litmus test per ordering helper
 #   $OUT/junit.log        the GPU suite (tag gpu) and the header contract tests
 #   $OUT/sanitizer.log    compute-sanitizer memcheck, racecheck, synccheck on seqlink-cycle-bench --mode sanitize, and
-#                         (step sanitize-java) on a short run of the Java channel with armed rounds (CycleBenchmark
-#                         --mode cycle-armed and cycle-device-armed: the armed rounds' waits, consume steps, a device
-#                         listener's kernels and the descriptor-reading ack, and their release at close)
+#                         (step sanitize-java) on short runs of the Java channel with armed rounds: the harness's host
+#                         scenario (BenchMain --scenarios host: host listeners polled and through the launcher, armed
+#                         and not) and CycleBenchmark --mode cycle-device-armed (the armed rounds' waits, consume steps, a
+#                         device listener's kernels and the descriptor-reading ack, and their release at close)
 #   $OUT/summary.txt      every row with its ratio to the naive two-stream hand-off and to the C++ floor
 #
 # Usage: bash scripts/gpu/fastpath-run.sh [quick|full]   STEPS=env,sass,cpp,java,litmus,junit,sanitize,sanitize-java,launch
@@ -101,12 +102,16 @@ if want sanitize; then
 fi
 if want sanitize-java; then
   for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
-    for mode in cycle-armed cycle-device-armed; do
-      echo "==== compute-sanitizer --tool $tool: java CycleBenchmark --mode $mode" >> "$OUT/sanitizer.log"
-      step "sanitizer-java-$tool-$mode" 90 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
-        "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --mode "$mode" --sizes 16384 \
-        --frames 50 --warmup 10 --slots 16 >> "$OUT/sanitizer.log" 2>&1
-    done
+    echo "==== compute-sanitizer --tool $tool: java BenchMain --scenarios host" >> "$OUT/sanitizer.log"
+    host_out=$(mktemp -d)
+    step "sanitizer-java-$tool-host" 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
+      "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.bench.BenchMain --backend cuda --scenarios host --sizes 16384 \
+      --frames 50 --warmup 10 --slots 16 --comparator none --out "$host_out" >> "$OUT/sanitizer.log" 2>&1
+    rm -rf "$host_out"
+    echo "==== compute-sanitizer --tool $tool: java CycleBenchmark --mode cycle-device-armed" >> "$OUT/sanitizer.log"
+    step "sanitizer-java-$tool-cycle-device-armed" 90 compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
+      "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.backend.cuda.CycleBenchmark --mode cycle-device-armed --sizes 16384 \
+      --frames 50 --warmup 10 --slots 16 >> "$OUT/sanitizer.log" 2>&1
   done
 fi
 if want launch; then

@@ -104,12 +104,16 @@ struct Options {
     int threads = 256;
     uint64_t packet = 64;
     uint64_t max_spins = 2000000ull;
+    uint64_t ring_budget = 256ull << 20;  // largest ring of the host rows (the harness's --ring-budget)
+    uint64_t max_bytes = 0;               // most payload bytes a latency row moves (4x for throughput); 0: no cap
 };
 
 // Frames above 64 KiB are many times slower to verify on the host than to move: fewer of them, and only
-// every 16th checked (the Java benchmark applies the same rules).
+// every 16th checked (the Java benchmark applies the same rules); --max-bytes caps them further (at least 50,
+// as the harness's --bytes-per-size does).
 inline uint64_t frames_for(const Options& o, uint64_t size) {
-    return size > 65536 ? std::min<uint64_t>(o.frames, 2000) : o.frames;
+    const uint64_t frames = size > 65536 ? std::min<uint64_t>(o.frames, 2000) : o.frames;
+    return o.max_bytes == 0 ? frames : std::min<uint64_t>(frames, std::max<uint64_t>(50, o.max_bytes / size));
 }
 
 inline bool checked(uint64_t s, uint64_t size) {

@@ -6,7 +6,7 @@
 // from the same sources as the runtime fat binary. One JSON document on stdout; progress on stderr.
 //
 // Usage: seqlink-cycle-bench [options]
-//   --mode M        latency | throughput | bandwidth | cancel | schemes | sanitize | all (default all)
+//   --mode M        latency | throughput | bandwidth | cancel | schemes | sanitize | host | all (default all)
 //                   latency:    naive-1s, naive-1s-graph, naive-2s, channel, channel-ack-kernel, wait-value, steps-armed,
 //                               steps-armed-taken, steps-armed-acking, steps-graph, steps-fused, floor, floor-doorbell,
 //                               spin, memcpy-peer (modes_latency.cuh)
@@ -15,6 +15,8 @@
 //                   bandwidth:  each copy/checksum step on 1, 16, 64 MiB (modes_checks.cuh)
 //                   cancel:     cancel (release latency) and cancel-race (modes_checks.cuh)
 //                   schemes:    mutex+spin, flag+spin, lock-free counter, counter+double buffer
+//                   host:       naive-d2h, d2h-flag, zero-copy, naive-d2h-pipelined, zero-copy-pipelined: the hand-written
+//                               device-to-host hand-offs a host listener is judged against (modes_host.cuh; not in all)
 //                   sanitize:   every kernel once, small, checked (for compute-sanitizer)
 //   --sizes LIST    frame sizes in bytes, comma separated (default 16384,1048576)
 //   --frames N      timed frames per size and row (default 20000; at most 2000 above 64 KiB; throughput 4x)
@@ -26,6 +28,9 @@
 //   --producer D    producer device (default 0); --consumer D (default 1 if there are two devices, else 0)
 //   --threads N     producer and consumer threads of the schemes (default 256); --packet N bytes (default 64)
 //   --max-spins N   polls without progress before a spinning wait gives up (default 2000000)
+//   --ring-budget B largest ring of the host rows in bytes (default 268435456): fewer slots for large frames
+//   --max-bytes B   most payload bytes per latency row (throughput rows 4x): fewer frames for large sizes, at
+//                   least 50 (default 0: no cap)
 //   --short         a quick run: frames 2000, warmup 200, duration 0.5 s
 //
 // JSON: {"tool":"seqlink-cycle-bench","version":2,"config":{...},"device":{...},"ok":..,"results":[...]}; each
@@ -40,6 +45,7 @@
 #include "bench_host.cuh"
 #include "bench_rig.cuh"
 #include "modes_checks.cuh"
+#include "modes_host.cuh"
 #include "modes_latency.cuh"
 #include "modes_sanitize.cuh"
 #include "modes_schemes.cuh"
@@ -86,6 +92,8 @@ Options parse(int argc, char** argv) {
         else if (a == "--threads") o.threads = static_cast<int>(parse_u64("--threads", next()));
         else if (a == "--packet") o.packet = parse_u64("--packet", next());
         else if (a == "--max-spins") o.max_spins = parse_u64("--max-spins", next());
+        else if (a == "--ring-budget") o.ring_budget = parse_u64("--ring-budget", next());
+        else if (a == "--max-bytes") o.max_bytes = parse_u64("--max-bytes", next());
         else if (a == "--short") {
             o.frames = 2000;
             o.warmup = 200;
@@ -156,10 +164,15 @@ int main(int argc, char** argv) {
     entry_point("cuDeviceGetAttribute", &drv.deviceGetAttribute);
     auto want = [&](const char* m) { return o.mode == "all" || o.mode == m; };
     bool known = false;
-    for (const char* m : {"all", "latency", "throughput", "bandwidth", "cancel", "schemes", "sanitize"}) known |= o.mode == m;
-    if (!known) die("--mode '%s' is not one of latency, throughput, bandwidth, cancel, schemes, sanitize, all", o.mode.c_str());
+    for (const char* m : {"all", "latency", "throughput", "bandwidth", "cancel", "schemes", "sanitize", "host"}) known |= o.mode == m;
+    if (!known) die("--mode '%s' is not one of latency, throughput, bandwidth, cancel, schemes, sanitize, host, all", o.mode.c_str());
     if (o.mode == "sanitize") {
         mode_sanitize(o, p, c);
+    } else if (o.mode == "host") {
+        for (uint64_t size : o.sizes) {
+            host_rows(o, size);
+            std::fprintf(stderr, "seqlink-cycle-bench: host rows, %llu B done\n", (unsigned long long)size);
+        }
     } else {
         for (uint64_t size : o.sizes) {
             if (want("latency")) {
@@ -200,6 +213,8 @@ int main(int argc, char** argv) {
     config["batch"] = o.batch;
     config["threads"] = o.threads;
     config["packet_bytes"] = o.packet;
+    config["ring_budget"] = o.ring_budget;
+    config["max_bytes"] = o.max_bytes;
     Json doc;
     doc["tool"] = "seqlink-cycle-bench";
     doc["version"] = 2;

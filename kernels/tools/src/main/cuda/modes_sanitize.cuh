@@ -4,6 +4,7 @@
 
 #include "bench_rig.cuh"
 #include "modes_checks.cuh"
+#include "modes_host.cuh"
 #include "modes_schemes.cuh"
 
 namespace harness {
@@ -331,8 +332,31 @@ inline void sanitize_work(int p, int c) {
     cudaFree(target);
 }
 
+// The host rows' hand-offs (modes_host.cuh) at sizes of one block, an odd tail, and several blocks: the copy with a
+// stream-written host word, and the fill into mapped host memory with its release-stored word.
+inline void sanitize_host(int p) {
+    for (uint64_t size : {64ull, 16389ull, 200000ull}) {
+        HostRig r(p, 4, size);
+        uint64_t bad = 0;
+        for (uint64_t s = 1; s <= 12; s++) {
+            if (s % 2) {
+                r.fill(s);
+                r.copy(s);
+                r.write_flag(s);
+            } else {
+                r.fill_into_host(s);
+            }
+            r.await_flag(s);
+            bad += !host_words_ok(r.host + r.offset(s), s, size) || host_checksum(r.host + r.offset(s), size) != expected_checksum(s, size);
+        }
+        RT(cudaStreamSynchronize(r.st));
+        check("host-hand-offs", bad == 0, fmt("%llu B x 12 frames, %llu corrupt", (unsigned long long)size, (unsigned long long)bad));
+    }
+}
+
 inline void mode_sanitize(const Options& o, int p, int c) {
     sanitize_channel(p, c);
+    sanitize_host(p);
     sanitize_taken_rounds(p, c);
     sanitize_round_kernel(p, c);
     sanitize_fast_path(o, p, c);

@@ -3,8 +3,8 @@
 // over the runtime's shipped seqlink_pattern.cuh, since a shipped header defines no kernels), the checksum of
 // a device listener that takes armed rounds, with or without acknowledging in its kernel, and the round kernel of
 // one that consumes in its kernel
-// (io.seqlink.bench.TakenChecksumListener), the pipeline benchmark's workload (pipeline_kernels.cuh, io.seqlink.bench.PipelineKernels), and the launch-path no-ops
-// LaunchVariantsBenchmark times.
+// (io.seqlink.bench.TakenChecksumListener), the pipeline benchmark's workload (pipeline_kernels.cuh, io.seqlink.bench.PipelineKernels), the launch-path no-ops
+// LaunchVariantsBenchmark times, and the zero-copy hand-off's fill into host memory (seqlink-cycle-bench --mode host).
 #include <cstdint>
 
 #include "pipeline_kernels.cuh"
@@ -78,6 +78,22 @@ extern "C" __global__ void pipeline_expand(uint64_t src, uint64_t dst, uint32_t 
 
 extern "C" __global__ void pipeline_infer(uint64_t weights, uint64_t x, uint64_t y, uint32_t rows, uint32_t cols) {
     seqlink::bench::infer(weights, x, y, rows, cols);
+}
+
+// The zero-copy hand-off's producer: the pattern of frame `seed` written straight into mapped host memory at dst,
+// then, by the last block of the grid to finish, one release store of `seed` into the host word at flag, so a host
+// that reads the word with acquire ordering finds the whole frame (every block's writes come before its arrival,
+// whose acq_rel add the last block's release is cumulative over). A grid of more than one block counts its
+// arrivals in the zeroed word at arrivals, and leaves it zeroed.
+extern "C" __global__ void __launch_bounds__(256) host_fill_flag(uint64_t dst, uint64_t length, uint64_t seed, uint64_t flag,
+        uint64_t arrivals) {
+    seqlink::fill_pattern_grid(dst, length, seed);
+    if (!seqlink::grid::sole_or_last_block(reinterpret_cast<uint32_t*>(arrivals))) {
+        return;
+    }
+    if (threadIdx.x == 0) {
+        seqlink::st_release_sys(reinterpret_cast<uint64_t*>(flag), seed);
+    }
 }
 
 extern "C" __global__ void bench_noop() {

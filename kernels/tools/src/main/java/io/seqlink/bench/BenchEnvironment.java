@@ -10,6 +10,7 @@ import io.seqlink.backend.DriverDetection;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.launcher.LauncherSettings;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.topology.LinkVerdict;
 import java.time.Duration;
@@ -57,7 +58,6 @@ final class BenchEnvironment implements AutoCloseable {
 
     /** Opens the backend and verifies only the link the scenarios use (not every pair of an 8-GPU host). */
     static BenchEnvironment open(BenchOptions options) {
-        EmulatedTopology topology = EmulatedTopology.builder(options.emulatedDevices()).streamMode(options.emulatedStreams()).build();
         int count = expectedDeviceCount(options);
         int p = options.producer();
         int c = options.consumer() >= 0 ? options.consumer() : count > 1 ? (p == 0 ? 1 : 0) : p;
@@ -69,13 +69,34 @@ final class BenchEnvironment implements AutoCloseable {
             throw new BadOptionException("--consumer", "device " + c + " does not exist (" + count + " device(s))",
                     "pick a device from 0 to " + (count - 1));
         }
+        return new BenchEnvironment(options, runtimeBuilder(options, p, c).open(), p, c);
+    }
+
+    /** A runtime of the options' backend on the producer and consumer devices, probing only their link. */
+    private static SeqlinkRuntime.Builder runtimeBuilder(BenchOptions options, int p, int c) {
+        EmulatedTopology topology = EmulatedTopology.builder(options.emulatedDevices()).streamMode(options.emulatedStreams()).build();
         SeqlinkRuntime.Builder b = SeqlinkRuntime.builder().backend(options.backend()).emulated(topology)
                 .devices(p == c ? List.of(p) : List.of(p, c)).openChannels(false);
         if (p != c) {
             // named so that the runtime probes this one link at startup, and no other
             b.channel(ChannelSpec.builder("bench-link").producer(p).consumers(c).build());
         }
-        return new BenchEnvironment(options, b.open(), p, c);
+        return b;
+    }
+
+    /**
+     * A second runtime like {@link #runtime()}, started, with the launcher's default settings (the Spring starter's):
+     * for rows whose consumers the launcher drives. The caller closes it.
+     */
+    SeqlinkRuntime openStartedRuntime() {
+        SeqlinkRuntime rt = runtimeBuilder(options, producer, consumer).launcher(LauncherSettings.defaults()).open();
+        try {
+            rt.start();
+            return rt;
+        } catch (RuntimeException ex) {
+            rt.close();
+            throw ex;
+        }
     }
 
     /** Devices the selected backend will have: the driver's count for CUDA, the emulated topology's otherwise. */
@@ -182,6 +203,11 @@ final class BenchEnvironment implements AutoCloseable {
         return copyBytes;
     }
 
+    /** The largest ring per channel. */
+    long ringBudget() {
+        return ringBudget;
+    }
+
     long bytesPerSize() {
         return bytesPerSize;
     }
@@ -189,11 +215,23 @@ final class BenchEnvironment implements AutoCloseable {
     /** A channel from the producer to {@code consumers}; names are unique within the run. */
     PublishChannel openChannel(String purpose, List<Integer> consumers, long slotBytes, int slots,
             io.seqlink.channel.ReadMode readMode) {
-        ChannelSpec spec = ChannelSpec.builder("bench-" + purpose + "-" + names.incrementAndGet()).producer(producer)
+        return openChannel(runtime, spec(purpose, consumers, slotBytes, slots, readMode).build());
+    }
+
+    /**
+     * The spec of a channel from the producer to {@code consumers} (a unique name, the run's transport, a 30 s stall
+     * timeout), for the caller to finish.
+     */
+    ChannelSpec.Builder spec(String purpose, List<Integer> consumers, long slotBytes, int slots, io.seqlink.channel.ReadMode readMode) {
+        return ChannelSpec.builder("bench-" + purpose + "-" + names.incrementAndGet()).producer(producer)
                 .consumers(consumers).slots(slots).slotBytes(slotBytes).readMode(readMode).transport(options.transport())
-                .stallTimeout(Duration.ofSeconds(30)).build();
-        PublishChannel ch = runtime.openChannel(spec);
-        for (int c : consumers) {
+                .stallTimeout(Duration.ofSeconds(30));
+    }
+
+    /** Opens {@code spec} on {@code rt} (the harness's runtime or another), noting the transports its consumers use. */
+    PublishChannel openChannel(SeqlinkRuntime rt, ChannelSpec spec) {
+        PublishChannel ch = rt.openChannel(spec);
+        for (int c : spec.consumers() == null ? List.<Integer>of() : spec.consumers()) {
             synchronized (transports) {
                 transports.add(ch.consumer(c).transport().name());
             }

@@ -61,7 +61,9 @@ record BenchOptions(
 
                   --backend auto|cuda|emulated   backend (default auto: CUDA when a driver and GPU are present)
                   --out DIR                      where bench-results.{md,json} and bench-plot.svg go (default bench-results)
-                  --scenarios LIST               any of schemes,sweep,comparator,fanout,pipeline,copy (default all)
+                  --scenarios LIST               any of schemes,sweep,comparator,fanout,pipeline,copy,host, or all
+                                                 (default: all but host; host is the host listener's rows against
+                                                 the hand-written device-to-host copy, scripts/gpu/host-path-run.sh)
                   --duration D                   per article scheme, e.g. 30s, 5s, 500ms (default 30s, as the article)
                   --threads N / --packet N       producer and consumer threads / bytes per packet of the schemes (256 / 64)
                   --sizes LIST                   frame sizes, e.g. 64,1K,16K,1M,16M (default 64 B to 16 MiB, x4 steps)
@@ -153,7 +155,7 @@ record BenchOptions(
     private static final class Builder {
         BackendSelection backend = BackendSelection.AUTO;
         Path out = Path.of("bench-results");
-        Set<Scenario> scenarios = EnumSet.allOf(Scenario.class);
+        Set<Scenario> scenarios = Scenario.standard();
         long schemeDuration = 30_000_000_000L;
         int schemeThreads = 256;
         int schemePacket = 64;

@@ -89,6 +89,87 @@ final class BenchRun {
             rows.forEach(p -> progress("pipeline %s: %.1f us/frame, sync share %s", p.variant(), p.microsPerFrame(),
                     Units.percent(p.syncShare())));
         }));
+        scenario(Scenario.HOST, this::hostPath);
+    }
+
+    /**
+     * The host listener against the hand-written device-to-host copy: the comparator's host rows first (a quiet GPU),
+     * then per size the Java naive rows and the host listener's rows, through the launcher (a started runtime of its
+     * own, closed at the end) and polled (the harness's runtime), armed rounds on and off.
+     */
+    private void hostPath() {
+        comparatorHost();
+        NaiveD2hBench naive = new NaiveD2hBench(env);
+        List<HostListenerDelivery> deliveries = new ArrayList<>();
+        HostListenerDelivery.Launched launched = null;
+        try {
+            launched = new HostListenerDelivery.Launched(env.openStartedRuntime());
+            deliveries.add(launched);
+        } catch (RuntimeException ex) {
+            results.fail("host launcher runtime", ex);
+        }
+        deliveries.add(new HostListenerDelivery.Polled());
+        try {
+            for (long size : options.sizes()) {
+                String label = "host " + Units.bytes(size);
+                attempt(label + " naive-d2h", () -> cycleRow(label, naive.cycle(size)));
+                attempt(label + " naive-d2h-pipelined", () -> throughputRow(label, naive.pipelined(size)));
+                for (HostListenerDelivery d : deliveries) {
+                    HostListenerBench bench = new HostListenerBench(env, d);
+                    for (boolean armed : new boolean[] {true, false}) {
+                        String mode = HostListenerBench.mode(d, armed);
+                        attempt(label + " " + mode + " cycle", () -> cycleRow(label, bench.cycle(size, armed)));
+                        attempt(label + " " + mode + " pipelined", () -> throughputRow(label, bench.pipelined(size, armed)));
+                    }
+                }
+                checkpoint.run(); // a run cut short keeps the sizes it finished
+            }
+        } finally {
+            if (launched != null) {
+                launched.close();
+            }
+        }
+    }
+
+    private void cycleRow(String label, Results.CycleRow row) {
+        results.cycles.add(row);
+        progress("%s: %s p50 %.2f us, p99 %.2f us, %s B/frame allocated, %d verified, %d corrupt", label, row.mode(),
+                row.latency().p50(), row.latency().p99(), Units.fig(row.allocBytesPerFrame()), row.verified(), row.corrupt());
+    }
+
+    private void throughputRow(String label, Results.ThroughputRow row) {
+        results.throughputs.add(row);
+        progress("%s: %s %.3f GB/s, %s B/frame allocated, %d verified, %d corrupt", label, row.mode(), row.gbPerS(),
+                Units.fig(row.allocBytesPerFrame()), row.verified(), row.corrupt());
+    }
+
+    /** {@code seqlink-cycle-bench --mode host}: the hand-written hand-offs in C++, same sizes, frames, ring and byte cap. */
+    private void comparatorHost() {
+        if (env.emulated()) {
+            results.notes.add("C++ host rows not run: they need a CUDA GPU (this run used the emulated backend); the host "
+                    + "listener's ratios are over the Java naive-d2h rows.");
+            return;
+        }
+        if (comparator.isEmpty() && "none".equalsIgnoreCase(options.comparator())) {
+            results.notes.add("C++ host rows not run: --comparator none; the host listener's ratios are over the Java naive-d2h rows.");
+            return;
+        }
+        if (comparator.isEmpty()) {
+            results.fail("comparator host", new IllegalStateException("seqlink-cycle-bench not found: give --comparator PATH (built "
+                    + "by kernels/build-kernels.sh into kernels/tools/target/native, bundled in .gpu/native)"));
+            return;
+        }
+        ComparatorRunner runner = new ComparatorRunner(comparator.get(), options.comparatorTimeoutNanos());
+        String sizes = Arrays.stream(options.sizes()).mapToObj(Long::toString).collect(Collectors.joining(","));
+        long maxBytes = env.bytesPerSize() == Long.MAX_VALUE ? 0 : env.bytesPerSize();
+        attempt("comparator host", () -> {
+            List<String> args = new ArrayList<>(List.of("--mode", "host", "--sizes", sizes, "--frames",
+                    Integer.toString(options.frames()), "--warmup", Integer.toString(Math.min(options.warmup(), 1000)),
+                    "--slots", Integer.toString(options.slots()), "--ring-budget", Long.toString(env.ringBudget()),
+                    "--max-bytes", Long.toString(maxBytes)));
+            args.addAll(devices());
+            absorb(runner.run(args), "comparator host");
+        });
     }
 
     /** Runs a selected scenario, records it as done, and saves the reports so far. */

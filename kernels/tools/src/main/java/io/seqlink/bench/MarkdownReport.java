@@ -26,6 +26,7 @@ final class MarkdownReport {
         alternatives(sb, r);
         fanOut(sb, r);
         pipeline(sb, r);
+        HostPathSection.render(sb, r);
         copies(sb, r);
         problems(sb, r);
         return sb.toString();

@@ -29,6 +29,15 @@ final class Progress {
             Thread.onSpinWait();
             return;
         }
+        look();
+    }
+
+    /** A look that found no progress after the caller parked: checks the partner and the clock at once. */
+    void idleAfterPark() {
+        look();
+    }
+
+    private void look() {
         if (partnerFailure != null && partnerFailure.get() != null) {
             throw new PartnerFailed();
         }

@@ -1,6 +1,8 @@
 package io.seqlink.bench;
 
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /** The parts of a harness run, selectable with {@code --scenarios}. */
 enum Scenario {
@@ -15,12 +17,34 @@ enum Scenario {
     /** The sample-like pipeline with and without the channel's synchronisation. */
     PIPELINE("share of pipeline time spent in synchronisation"),
     /** Large device copies: the bandwidth that large frames are measured against. */
-    COPY("copy bandwidth");
+    COPY("copy bandwidth"),
+    /**
+     * Host listeners against the hand-written device-to-host copy (not in the default set: {@code --scenarios host}):
+     * the C++ and Java naive rows, the channel's host listener polled and through the launcher, armed rounds on and off.
+     */
+    HOST("host listeners against naive-d2h (fill + cudaMemcpyAsync D2H + synchronize), polled and through the launcher", false);
 
     private final String description;
+    private final boolean standard;
 
     Scenario(String description) {
+        this(description, true);
+    }
+
+    Scenario(String description, boolean standard) {
         this.description = description;
+        this.standard = standard;
+    }
+
+    /** The scenarios a run without {@code --scenarios} runs: all but {@link #HOST}. */
+    static Set<Scenario> standard() {
+        Set<Scenario> set = EnumSet.noneOf(Scenario.class);
+        for (Scenario s : values()) {
+            if (s.standard) {
+                set.add(s);
+            }
+        }
+        return set;
     }
 
     String id() {

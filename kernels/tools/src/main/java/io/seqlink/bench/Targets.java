@@ -6,8 +6,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The issue's targets, judged on this run's own numbers: every ratio is taken between figures measured
- * in the same run. A target whose inputs were not measured is {@code NOT MEASURED}, with what to add.
+ * The harness's targets, judged on this run's own numbers: every ratio is taken between figures measured
+ * in the same run. A target whose inputs were not measured is {@code NOT MEASURED}, with what to add. The host
+ * listener's targets are {@link HostPathTargets}'.
  */
 final class Targets {
 
@@ -81,10 +82,12 @@ final class Targets {
         out.add(channel.map(p -> atMostShare("synchronisation share over the paced floor (channel)", p.pacedSyncShare(),
                 String.format(Locale.ROOT, "%.1f us of %.1f us per frame", p.pacedSyncMicrosPerFrame(), p.microsPerFrame())))
                 .orElse(missing("synchronisation share over the paced floor", "run scenario pipeline")));
+        out.addAll(HostPathTargets.judge(r));
         return out;
     }
 
-    private static Verdict missing(String target, String how) {
+    /** A target whose inputs this run did not measure, with what to run. */
+    static Verdict missing(String target, String how) {
         return new Verdict(target, "-", "-", "NOT MEASURED", how);
     }
 

@@ -36,7 +36,9 @@ class BenchOptionsTest {
         assertThat(o.schemeThreads()).isEqualTo(256);
         assertThat(o.schemePacketBytes()).isEqualTo(64);
         assertThat(o.sizes()).startsWith(64).endsWith(16 << 20);
-        assertThat(o.scenarios()).containsExactlyInAnyOrder(Scenario.values());
+        assertThat(o.scenarios()).containsExactlyInAnyOrderElementsOf(Scenario.standard()).doesNotContain(Scenario.HOST)
+                .hasSize(Scenario.values().length - 1);
+        assertThat(BenchOptions.parse(new String[] {"--scenarios", "all"}).scenarios()).containsExactlyInAnyOrder(Scenario.values());
     }
 
     @Test

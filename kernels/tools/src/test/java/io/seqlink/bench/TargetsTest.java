@@ -42,6 +42,39 @@ class TargetsTest {
     }
 
     @Test
+    void judgesTheHostListenerAgainstTheCppNaiveRowOfTheSameRun() {
+        Results r = new Results();
+        for (long size : new long[] {16384, 1 << 20}) {
+            r.cycles.add(new Results.CycleRow(Results.CPP, "naive-d2h", size, p99(20), 10, 0, Double.NaN, Double.NaN));
+            r.cycles.add(new Results.CycleRow(Results.JAVA, "naive-d2h", size, p99(21), 10, 0, 0, Double.NaN));
+            r.cycles.add(new Results.CycleRow(Results.JAVA, "host-launcher", size, p99(size == 16384 ? 22 : 40), 10, 0, 0, 1));
+            r.cycles.add(new Results.CycleRow(Results.JAVA, "host-launcher-unarmed", size, p99(30), 10, 0, 0, 1));
+            r.throughputs.add(new Results.ThroughputRow(Results.CPP, "naive-d2h-pipelined", size, 100, 1, 2.0, 10, 0, Double.NaN,
+                    Double.NaN));
+            r.throughputs.add(new Results.ThroughputRow(Results.JAVA, "host-launcher", size, 100, 1, 1.5, 10, 0, 0.25, 1));
+        }
+
+        List<Targets.Verdict> v = Targets.judge(r);
+
+        assertThat(v).filteredOn(x -> x.target().startsWith("host listener (launcher, defaults) cycle p50 / C++ naive-d2h, 16 KiB"))
+                .singleElement().satisfies(x -> assertThat(x.status()).isEqualTo("PASS"))
+                .satisfies(x -> assertThat(x.measured()).startsWith("1.10x"));
+        assertThat(v).filteredOn(x -> x.target().startsWith("host listener (launcher, defaults) cycle p99 / C++ naive-d2h, 1 MiB"))
+                .singleElement().satisfies(x -> assertThat(x.status()).isEqualTo("MISS"))
+                .satisfies(x -> assertThat(x.margin()).isEqualTo("over by 1.67x the limit"));
+        assertThat(v).filteredOn(x -> x.target().startsWith("host listener (launcher, defaults) pipelined / C++ naive-d2h-pipelined"))
+                .hasSize(2).allSatisfy(x -> assertThat(x.status()).isEqualTo("MISS"))
+                .allSatisfy(x -> assertThat(x.margin()).isEqualTo("short by 25% of the reference"));
+        assertThat(v).filteredOn(x -> x.target().startsWith("armed rounds / none, host listener (launcher) cycle p50")).hasSize(2)
+                .extracting(Targets.Verdict::status).containsExactly("PASS", "MISS");
+        assertThat(v).filteredOn(x -> x.target().startsWith("Java / C++ naive-d2h cycle p50")).hasSize(2)
+                .allSatisfy(x -> assertThat(x.status()).isEqualTo("PASS"));
+        assertThat(v).filteredOn(x -> x.target().startsWith("heap bytes per frame")).singleElement()
+                .satisfies(x -> assertThat(x.status()).isEqualTo("PASS"))
+                .satisfies(x -> assertThat(x.measured()).contains("host-launcher pipelined"));
+    }
+
+    @Test
     void saysWhatToRunWhenAFigureIsMissing() {
         List<Targets.Verdict> v = Targets.judge(new Results());
 

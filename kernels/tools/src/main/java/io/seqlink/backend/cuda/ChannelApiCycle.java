@@ -2,7 +2,6 @@ package io.seqlink.backend.cuda;
 
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.BackendSelection;
-import io.seqlink.backend.FramePattern;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.bench.BenchWork;
 import io.seqlink.bench.ChecksumListener;
@@ -23,11 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * in its kernel (no ack step), and {@code cycle-channel-device-round}, the same checksum as a listener that consumes in
  * its kernel (one kernel per round: no consume step, no ack step; C++ twin {@code steps-fused}); {@link #throughputDevice}:
  * their pipelined forms ({@code channel-device-armed}, {@code -acking}, {@code -round}), and the ordinary rounds'.
- *
- * <p>{@link #runHost}: {@code cycle-channel-host} and {@code cycle-channel-armed}, the same producer with a
- * host listener that checks each frame's checksum in pinned host memory, without and with armed rounds
- * (issue 12 phase 2: the round is enqueued behind a stream wait on the frame's doorbell before the frame is
- * published, by an untimed poll); the A/B of the host hop the armed round removes.
+ * The host listener's rows are the harness's {@code host} scenario ({@code io.seqlink.bench.HostListenerBench}).
  */
 final class ChannelApiCycle {
 
@@ -158,27 +153,6 @@ final class ChannelApiCycle {
         return prod;
     }
 
-    /** A host listener checking each frame's length and (where {@link BenchReport#checked}) checksum; polled by one thread. */
-    private static final class HostCheck {
-        long corrupt;
-        long last;
-
-        HostCheck(ConsumerPort port, long size) {
-            port.subscribe(f -> {
-                if (f.length() != size || (BenchReport.checked(f.sequence(), size)
-                        && FramePattern.checksum(f.payload(), 0, f.length()) != FramePattern.expectedChecksum(f.sequence(), (int) size))) {
-                    corrupt++;
-                }
-                last = f.sequence();
-            });
-        }
-
-        /** {verified, corrupt} over the last 1,024 frames up to {@code total}, as {@link BenchReport#verifyLast}. */
-        long[] verified(long total, long size) {
-            return BenchReport.verifyLast(total, size, s -> corrupt == 0);
-        }
-    }
-
     /** Opens the channel and binds the fill kernel (binding loads a module, which would release an armed round). */
     private static PublishChannel open(SeqlinkRuntime rt, String name, int producer, int consumer, int slots, long size,
             boolean armed) {
@@ -198,56 +172,5 @@ final class ChannelApiCycle {
         ch.commitDevice((int) size);
         ch.publish();
         return seq;
-    }
-
-    static void runHost(BenchReport report, int producer, int consumer, int slots, int timedFrames, int warmup, long size,
-            boolean armed) {
-        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
-            PublishChannel ch = open(rt, armed ? "cycle-armed" : "cycle-host", producer, consumer, slots, size, armed);
-            ConsumerPort port = ch.consumer(consumer);
-            HostCheck check = new HostCheck(port, size);
-            int frames = BenchReport.framesFor(timedFrames, size);
-            BenchReport.Timed timed = BenchReport.timeFrames(warmup, frames, s -> {
-                if (armed) {
-                    port.poll(1); // caught up: arms frame s
-                }
-            }, s -> {
-                long seq = produce(ch, size);
-                while (check.last < seq) {
-                    port.poll(1);
-                }
-                while (port.acknowledged() < seq) {
-                    Thread.onSpinWait();
-                }
-            });
-            report.latency(armed ? "cycle-channel-armed" : "cycle-channel-host", "java-channel-api", size, frames, timed,
-                    check.verified((long) warmup + frames, size));
-        }
-    }
-
-    /**
-     * Pipelined: a producer thread publishes {@code 4 x frames} frames (claim waits for backpressure) while the calling
-     * thread polls rounds of up to the channel's batch; host listener as in {@link #runHost}.
-     */
-    static void throughputHost(BenchReport report, int producer, int consumer, int slots, int timedFrames, long size, boolean armed) {
-        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()) {
-            PublishChannel ch = open(rt, armed ? "cycle-armed" : "cycle-host", producer, consumer, slots, size, armed);
-            ConsumerPort port = ch.consumer(consumer);
-            HostCheck check = new HostCheck(port, size);
-            long total = 4L * BenchReport.framesFor(timedFrames, size);
-            int batch = ch.spec().maxPublishBatch();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            long start = System.nanoTime();
-            Thread prod = startProducer(ch, size, total, failure);
-            while (check.last < total && failure.get() == null) {
-                port.poll(batch);
-            }
-            BenchReport.join(prod);
-            if (failure.get() != null) {
-                throw new IllegalStateException("throughput run failed", failure.get());
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            report.throughput(armed ? "channel-armed" : "channel-host", size, check.last, 1, seconds, check.verified(check.last, size));
-        }
     }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>
  * java -cp ... io.seqlink.backend.cuda.CycleBenchmark
- *      [--mode cycle|throughput|wait-value|cycle-channel|cycle-armed|cycle-device-armed|all]
+ *      [--mode cycle|throughput|wait-value|cycle-channel|cycle-device-armed|all]
  *      [--sizes 64,16384,1048576] [--frames N] [--warmup N] [--slots N] [--producer D] [--consumer D] [--short]
  * </pre>
  * Per frame (cycle, reported as mode {@code channel} like the C++ row): fill the slot (kernel), commit its
@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * device listener; {@code cycle-device-armed} that listener's cycle with armed rounds ({@code cycle-channel-device-armed},
  * acknowledging in its kernel {@code cycle-channel-device-acking}, consuming in its kernel {@code cycle-channel-device-round})
  * and the pipelined channel with a device listener, armed rounds off and on ({@code channel-device},
- * {@code channel-device-armed}, {@code -acking}, {@code -round}); {@code cycle-armed} the host listener's rows, off and on.
+ * {@code channel-device-armed}, {@code -acking}, {@code -round}). The host listener's rows are the harness's {@code host}
+ * scenario ({@code BenchMain --scenarios host}).
  */
 public final class CycleBenchmark {
 
@@ -94,14 +95,6 @@ public final class CycleBenchmark {
                     for (TakenChecksumListener.Ending ending : TakenChecksumListener.Ending.values()) {
                         ChannelApiCycle.throughputDevice(report, producer, c, config.slots(), config.frames(), size, true, ending);
                     }
-                }
-                if (mode.equals("all") || mode.equals("cycle-channel") || mode.equals("cycle-armed")) {
-                    ChannelApiCycle.runHost(report, producer, c, config.slots(), config.frames(), config.warmup(), size, false);
-                    ChannelApiCycle.runHost(report, producer, c, config.slots(), config.frames(), config.warmup(), size, true);
-                }
-                if (mode.equals("all") || mode.equals("throughput") || mode.equals("cycle-armed")) {
-                    ChannelApiCycle.throughputHost(report, producer, c, config.slots(), config.frames(), size, false);
-                    ChannelApiCycle.throughputHost(report, producer, c, config.slots(), config.frames(), size, true);
                 }
                 System.err.println("CycleBenchmark: " + size + " B done");
             }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the benchmark harness (io.seqlink.bench.BenchMain, issue 6) ON the GPU host: no Maven, no JDK, no network.
+# Runs the benchmark harness (io.seqlink.bench.BenchMain) ON the GPU host: no Maven, no JDK, no network.
 # Run it from the repository root with .gpu/ built on the build machine by scripts/gpu/build-bundle.sh
 # (JRE, jars incl. seqlink-tools with io.seqlink.bench and seqlink-kernels, JCuda, the C++ comparator in .gpu/native).
 #
@@ -80,7 +80,7 @@ extra=(${BENCH_ARGS:-})
   ls -la "$bundle/lib" "$bundle/native" 2>&1
 } > "$OUT/env.txt" 2>&1
 
-# The bundle must hold the harness (seqlink-tools; a bundle built before issue 11 has it inside seqlink-kernels).
+# The bundle must hold the harness (seqlink-tools; a stale bundle may lack it: rebuild it).
 if ! "$JAVA" -cp "$CP" io.seqlink.bench.BenchMain --help > /dev/null 2>> "$log"; then
   say "the bundle's jars have no io.seqlink.bench.BenchMain: rebuild .gpu with scripts/gpu/build-bundle.sh"
   exit 2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs ON the GPU host (no Maven, no JDK, no network), from the repository root, with the bundle built by
-# scripts/gpu/build-bundle.sh (in $BUNDLE, default .gpu): issue 12's proof in one call, ordered so the
+# scripts/gpu/build-bundle.sh (in $BUNDLE, default .gpu): the fast path's proof in one call, ordered so the
 # timings see a quiet GPU first.
 #
 #   $OUT/run.log          env (nvidia-smi, driver), the channel steps' MEMBARs in the SASS, launch variants,

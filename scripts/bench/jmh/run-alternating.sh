@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 10's producer-path comparison with the jars alternating (before, after, armed, twice), then the 1 -> 1
-# end-to-end figures of before and after: what the second session ran on the quiet GPU host.
+# The producer-path comparison with the jars alternating (before, after, armed, twice), then the 1 -> 1
+# end-to-end figures of before and after, for a quiet host (the GPU host).
 #
 #   JAVA=/path/to/java OUT=/some/dir bash run-alternating.sh
 #

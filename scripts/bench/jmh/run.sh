@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 10's single-producer JMH comparison, before (main 32439eb) vs after (branch issue-10), on the emulated
+# The single-producer JMH comparison of two builds, before.jar vs after.jar (built by build.sh), on the emulated
 # backend: SeqlinkProducerPathBenchmark.{offer,batch} (the producer's own path, ns/op) and
 # SeqlinkEmulatedBenchmark.{offer,batch} with consumers=1, payload 64 and 16384 (1 -> 1 end to end, ops/s).
 # The bar: no single-producer figure more than 10% slower after.
@@ -8,7 +8,7 @@
 #
 #   JAVA      java binary, or a JRE/JDK directory (then $JAVA/bin/java); default: java on PATH
 #   OUT       where jmh-before.json, jmh-after.json, jmh-*.log and ratio.txt go; default: .
-#   CPUS      taskset cpu list; default 2-5 (the lead's 16-core GPU host)
+#   CPUS      taskset cpu list; default 2-5 (four cores of a 16-core GPU host)
 #   JMH_TIME  iteration options; default "-wi 5 -w 1s -i 5 -r 1s"; a smoke test: JMH_TIME="-wi 1 -i 1 -r 200ms -w 200ms"
 #   JARS      folder holding before.jar and after.jar; default: this script's folder
 set -euo pipefail

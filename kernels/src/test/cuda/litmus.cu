@@ -437,7 +437,7 @@ __global__ void counted(uint64_t* word, uint32_t adds) {
 // The grid's agreement on publish_seq (device::acquire_published, memory-model.md P10a): one thread keeps
 // adding 1 to publish_seq while consumer grids read it, each block writing the value it got, the blocks'
 // reads staggered in time. Weak: a launch whose blocks got different values. Control (AGREE false): each
-// block's own acquire read, as before.
+// block's own acquire read, with no agreement between the blocks.
 __global__ void bump(uint64_t control, uint64_t* running, const uint64_t* stop) {
     const uint64_t start = global_timer_ns();
     st_relaxed_sys(running, 1);

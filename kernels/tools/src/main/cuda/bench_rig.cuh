@@ -42,7 +42,7 @@ inline uint64_t addr(const void* p) {
 
 // How consume_steps acknowledges a round of the plain checksum listener.
 enum class AckStep {
-    // An ordinary round's, its sequence known on the host (the runtime's since issue 12):
+    // An ordinary round's, its sequence known on the host (as the runtime acknowledges):
     // cuStreamWriteValue64 of consumed_seq, whose default memory barrier orders the listener's kernels
     // before it in the stream; the seqlink_ack kernel where the consumer device has no 64-bit stream
     // memory operations, as the runtime falls back.

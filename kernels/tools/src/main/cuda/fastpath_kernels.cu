@@ -1,4 +1,4 @@
-// fastpath_kernels.cu: the C++ comparator's prototypes of the fast path (issue 12), written with the
+// fastpath_kernels.cu: the C++ comparator's prototypes of the fast path, written with the
 // shipped device header seqlink_device.cuh, so what they measure is what a user's kernels (and, later,
 // the Java launcher) can do:
 //
@@ -10,7 +10,7 @@
 //                      cancel) it takes nothing and acknowledges nothing
 //   fp_spin_consume    the bounded spinning consumer: FORBIDDEN in the product (a kernel that waits for
 //                      another can deadlock the GPU); here only as the physical floor
-//   fp_publish_legacy  the publish step's tail as it was before issue 12's review (fence.sc.sys, release add,
+//   fp_publish_legacy  a publish tail with six system membars, the shape the runtime's avoids (fence.sc.sys, release add,
 //                      dead batch_size store, release writer_busy, fence.sc.sys, two release mirror stores:
 //                      six system membars), without pushes: only so its cost is measured beside today's
 //
@@ -213,7 +213,7 @@ extern "C" __global__ void fp_publish_legacy(const PublishArgs a, uint64_t count
     }
     fence_sc_sys();
     red_release_sys_add(word_at(a.control, layout::CONTROL_PUBLISH_SEQ), count);
-    st_relaxed_sys(word_at(a.control, 16), count);  // the old batch_size word
+    st_relaxed_sys(word_at(a.control, 16), count);  // a batch_size word nothing reads (unused in the runtime's layout)
     const uint64_t writer_busy = last + a.max_batch;
     st_release_sys(word_at(a.control, layout::CONTROL_WRITER_BUSY), writer_busy);
     fence_sc_sys();

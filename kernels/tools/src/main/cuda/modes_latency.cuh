@@ -10,7 +10,7 @@
 //                    consume step, checksum kernel (a device listener), the ack as cuStreamWriteValue64 (an
 //                    ordinary round; the seqlink_ack kernel without 64-bit stream memory operations); the host
 //                    sees the ack
-//   channel-ack-kernel  the same with the seqlink_ack kernel (the ack before issue 12: the memop's A/B)
+//   channel-ack-kernel  the same with the seqlink_ack kernel (the memop's A/B)
 //   wait-value       channel, the consumer's steps enqueued ahead behind a stream wait on the host mirror
 //   steps-armed      the same, armed on the frame's doorbell: the cancellable pre-armed round; its ack stays
 //                    the seqlink_ack kernel of the frame's sequence

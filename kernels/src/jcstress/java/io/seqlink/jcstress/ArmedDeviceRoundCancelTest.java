@@ -24,7 +24,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Armed rounds of a device listener (issue 12): frame 1's whole round is enqueued before anything is published
+ * Armed rounds of a device listener: frame 1's whole round is enqueued before anything is published
  * (wait on the doorbell, consume step, the listener's kernel, {@code seqlink_ack_ready}); then the producer
  * publishes frame 1 while another thread releases the round (pause, then resume) and polls. The listener's
  * kernel (a Java twin, run in the consumer's stream) takes the frame only when the round's descriptor says the

@@ -17,7 +17,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Armed rounds (issue 12): the consumer's round for frame 1 is armed before anything is published (the
+ * Armed rounds: the consumer's round for frame 1 is armed before anything is published (the
  * fixture polls once), then the producer publishes frame 1 while another thread releases the armed round
  * (a pause, which cancels it, then a resume) and then polls. Whatever the interleaving, a
  * released round takes nothing (its consume step's acquire read finds nothing published) and frame 1 is

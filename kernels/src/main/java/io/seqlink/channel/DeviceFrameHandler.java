@@ -13,7 +13,7 @@ public interface DeviceFrameHandler {
     void onFrames(DeviceFrames frames) throws Exception;
 
     /**
-     * Whether this listener takes armed rounds (issue 12; the channel's {@code armed-rounds} setting must be on
+     * Whether this listener takes armed rounds (the channel's {@code armed-rounds} setting must be on
      * too): when the consumer has caught up, its poller calls {@link #onFrames} for the next frame BEFORE that
      * frame is published, with {@code first() == last()} that frame, and the work it enqueues waits on the
      * stream, behind the consume step, for the publish. Such a round may be released without its frame (the

@@ -9,7 +9,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * The idle strategies by name, for configuration: Agrona's, whose back-off is padded against false
- * sharing and measured no slower than the copy seqlink used to keep (docs/architecture.md, "Idle
+ * sharing and measured no slower than an unpadded hand-written copy (docs/architecture.md, "Idle
  * strategies"). Each call of {@link #create()} gives a new instance for one thread; safe from any thread.
  */
 public enum IdleStrategyKind {

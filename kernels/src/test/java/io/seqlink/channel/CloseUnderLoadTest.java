@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Closing a channel while its consumer's stream is still running a consume step must not break the
  * device for everyone else: the step finishes (or is dropped) before the channel's memory is freed.
- * Regression: memory used to be freed before the streams were closed, the running step touched freed
- * memory, and the emulated device was marked failed (sticky), killing every other channel on it.
+ * Why: memory freed before the streams are closed would let the running step touch freed memory, and
+ * the emulated device would be marked failed (sticky), killing every other channel on it.
  */
 class CloseUnderLoadTest {
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12: a caught-up consumer whose device listener {@linkplain io.seqlink.channel.DeviceFrameHandler#acceptsArmedRounds
+ * A caught-up consumer whose device listener {@linkplain io.seqlink.channel.DeviceFrameHandler#acceptsArmedRounds
  * accepts armed rounds} enqueues its next round whole before the frame is published: the wait on the frame's
  * doorbell, the consume step, the listener's kernels and the ack of what the consume step took. A round
  * released without its frame (pause, close, stall timeout) does nothing on the device: its kernels see

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 12 phase 2: a caught-up host-listener consumer keeps its next round armed on its stream behind a
+ * A caught-up host-listener consumer keeps its next round armed on its stream behind a
  * wait on the frame's doorbell, and the host releases that wait on close, pause, stall timeout and a
  * device's failure without the producer; a released round delivers nothing and its frame is delivered
  * once, later, by an ordinary round. Each test runs on an inline stream (the wait is looked at again

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 10, row 11: channels chained by a listener (a listener of {@code upstream} publishes each frame
+ * Channels chained by a listener (a listener of {@code upstream} publishes each frame
  * to {@code downstream}) drain without loss when the runtime closes, whatever order they were opened in.
  */
 class ChainedChannelsDrainTest {

@@ -13,7 +13,7 @@ import io.seqlink.layout.RingGeometry;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 4: a channel is checked against the backend's real limits before anything is
+ * A channel is checked against the backend's real limits before anything is
  * allocated, and refused naming {@code slot-size} with the largest value that fits: a ring above the
  * 2 GiB - 1 B a pinned host buffer can span (64 x 64 MB, 2 x 1 GB), and a ring the JVM's direct memory
  * (where the emulated backend keeps its memory) cannot hold. The runtime stays usable.

@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * Everything issue 10 made safe, at once, under load, checked frame by frame: several producer
+ * Every concurrency guarantee of a channel, at once, under load, checked frame by frame: several producer
  * threads (offer, and claim → write → commit → publish) share one lossless channel to two consumers;
  * one consumer's listener is replaced at random (per frame and per batch), the other is paused and
  * resumed at random; listeners fail at random and are retried; meanwhile other channels are opened,

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 9: {@code runtime.close()} while a listener blocks keeps to the drain timeout (within a
+ * {@code runtime.close()} while a listener blocks keeps to the drain timeout (within a
  * second) and frees nothing the listener can still reach: the listener reads its frame intact when it
  * finally returns, and the memory goes only then.
  */

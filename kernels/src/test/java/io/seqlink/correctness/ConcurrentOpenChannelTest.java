@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 3: two threads opening a channel of one name: exactly one gets it, the other is told
+ * Two threads opening a channel of one name: exactly one gets it, the other is told
  * the name is taken before anything is allocated; nothing is orphaned, everything is freed at close.
  */
 class ConcurrentOpenChannelTest {

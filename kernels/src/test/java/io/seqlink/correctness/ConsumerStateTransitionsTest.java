@@ -14,7 +14,7 @@ import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 12: pausing and resuming a consumer (what the endpoint does) races the close and the
+ * Pausing and resuming a consumer (what the endpoint does) races the close and the
  * failure paths without ever undoing them: a closed consumer stays CLOSED, a dead one DEAD.
  */
 class ConsumerStateTransitionsTest {

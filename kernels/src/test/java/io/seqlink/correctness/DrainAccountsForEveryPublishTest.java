@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 7: a frame whose {@code offer} returned success just as {@code drainAndClose} began is
+ * A frame whose {@code offer} returned success just as {@code drainAndClose} began is
  * either delivered or counted in the {@link DrainReport}: the report's target covers every accepted
  * frame, and delivered plus undelivered covers the target.
  */

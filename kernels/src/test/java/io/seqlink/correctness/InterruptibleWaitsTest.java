@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 8: a producer interrupted inside {@code claim(timeout)} returns promptly, with the
+ * A producer interrupted inside {@code claim(timeout)} returns promptly, with the
  * interrupt flag still set, instead of spinning for the rest of the timeout; so do a drain and the
  * runtime's close waiting for a consumer that does not come.
  */

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 10: a listener that closes its own channel stalls nothing: the close returns at once,
+ * A listener that closes its own channel stalls nothing: the close returns at once,
  * another channel on the same consumer device keeps receiving, and the closed channel's memory is freed
  * when the listener returns, not when the runtime closes.
  */

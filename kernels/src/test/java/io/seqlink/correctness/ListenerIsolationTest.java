@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 5: a listener that keeps failing, with retry backoff, or one that blocks, delays no
+ * A listener that keeps failing, with retry backoff, or one that blocks, delays no
  * other channel consumed on the same device: the healthy channel's frames arrive as they are published.
  */
 class ListenerIsolationTest {

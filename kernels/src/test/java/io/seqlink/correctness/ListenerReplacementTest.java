@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 2: replacing a listener ({@code subscribe}, {@code subscribeBatches}, {@code subscribeDevice}, at random) while
+ * Replacing a listener ({@code subscribe}, {@code subscribeBatches}, {@code subscribeDevice}, at random) while
  * the launcher polls is atomic: every frame goes to exactly one listener, none to the error handler.
  */
 class ListenerReplacementTest {

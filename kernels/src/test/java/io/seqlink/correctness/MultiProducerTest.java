@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 6: several threads producing on one channel, through {@code offer} and through
+ * Several threads producing on one channel, through {@code offer} and through
  * claim → write → commit → publish: every accepted frame has its own sequence, arrives once and intact;
  * no caller without a claim is told {@code CLAIM_OPEN}; the channel stays open and usable.
  */

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10, row 1: a port has one poller at a time. A user thread polling a port the launcher drives
+ * A port has one poller at a time. A user thread polling a port the launcher drives
  * is refused at once, naming the rule, and the launcher's delivery stays exactly-once and in order; two
  * user threads polling one port (no launcher) are refused the same way.
  */

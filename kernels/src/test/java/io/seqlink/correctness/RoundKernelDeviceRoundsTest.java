@@ -30,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 12, the fast path: a device listener that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its
+ * The fast path: a device listener that {@linkplain DeviceFrameHandler#consumesInKernel consumes in its
  * kernel} makes each round ONE kernel ({@code take_round} .. {@code end_round}): the channel enqueues neither its
  * consume step nor an ack step for it, and lands the rounds such a listener failed with its own consume step. The
  * cases every ending shares (armed rounds taken, released, retried; a live producer racing releases and failures;

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Armed rounds of a device listener on a real GPU (issue 12): the consumer stream holds wait, consume step,
+ * Armed rounds of a device listener on a real GPU: the consumer stream holds wait, consume step,
  * the listener's kernel ({@code test_armed_take}, which reads the round's descriptor with
  * {@code seqlink::device::round_frames}) and {@code seqlink_ack_ready}, all enqueued before the frame is
  * published. The kernel counts, in host memory, each frame it took and its checksum, so "once, in order,

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Armed rounds on a real GPU (issue 12 phase 2): a caught-up host-listener consumer waits on its stream
+ * Armed rounds on a real GPU: a caught-up host-listener consumer waits on its stream
  * ({@code cuStreamWaitValue64} on the frame's doorbell) and its consume step keeps its own acquire read;
  * the host releases the wait on close, pause, stall timeout and a consumer lost, without the producer
  * and without a device reset. "Armed" is observed as the consumer stream not completing while nothing is

@@ -38,9 +38,9 @@ import org.junit.jupiter.api.Test;
  * the block to skip), leaves the round's counter counted. The next round's launch must then fail its round, taking
  * and acknowledging nothing and setting the consumer mirror's {@code PROTOCOL_ERROR} (the site, and the round that
  * found it), rather than count on from the leftover and acknowledge while other blocks still read; every later launch
- * fails the same way. Without the tag, the first block of the next launch believed it was the last. Through the
+ * fails the same way. Without the tag, the first block of the next launch would believe it is the last. Through the
  * channel, the runtime's watchdog then fails the consumer naming the rule. Launches without a skipping block
- * acknowledge every round, as before.
+ * acknowledge every round.
  */
 @Tag("gpu")
 class RoundGridCounterGpuTest {

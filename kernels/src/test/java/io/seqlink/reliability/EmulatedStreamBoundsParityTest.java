@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The emulated backend refuses a stream copy or word write outside an allocation at the call, as the
  * CUDA backend does ({@code IndexOutOfBoundsException}, nothing enqueued), and the device stays usable.
- * Before the fix the range was checked only when the command ran, and the failure became a sticky
- * {@code CUDA_ERROR_LAUNCH_FAILED} that failed every channel on the device.
+ * Checked only when the command ran, the range's failure would become a sticky
+ * {@code CUDA_ERROR_LAUNCH_FAILED} that fails every channel on the device.
  */
 class EmulatedStreamBoundsParityTest {
 

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * No write can pass a slot's bounds (issue 7, security): the producer-side cases {@code BadInputTest}
+ * No write can pass a slot's bounds (security): the producer-side cases {@code BadInputTest}
  * does not cover ({@code commitDevice} beyond the slot, writes through {@code buffer()} past its end),
  * a corrupt length word in a slot header (the consumer never reads past its slot), and the SPI: a
  * stream copy or word write outside an allocation is refused and writes nothing, on the emulated

@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * Issue 10, rows 9 and 11 through Spring: a listener of {@code upstream} publishes every frame to
+ * Chained channels closed through Spring: a listener of {@code upstream} publishes every frame to
  * {@code downstream}; closing the context under load delivers every frame through the chain, whichever
  * channel is declared first. A listener that blocks does not make the registry's stop overrun its
  * timeout by more than a second, and it is named in the drain report; beside a chain on the same

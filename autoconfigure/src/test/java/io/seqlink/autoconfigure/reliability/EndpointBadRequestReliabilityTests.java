@@ -23,7 +23,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Issue 7, endpoint bad requests with the write operations granted
+ * Endpoint bad requests with the write operations granted
  * ({@code management.endpoint.seqlink.access=unrestricted}): malformed bodies, wrong types, unknown
  * actions and devices on {@code POST /actuator/seqlink/{channel}} each answer 4xx, leak no stack trace
  * or secret, and change nothing: every consumer stays active and the channel still delivers.

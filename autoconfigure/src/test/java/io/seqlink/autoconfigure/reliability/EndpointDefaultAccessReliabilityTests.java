@@ -30,7 +30,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Issue 7, security and bad requests with the endpoint as the starter ships it (read-only access):
+ * Security and bad requests with the endpoint as the starter ships it (read-only access):
  * every write request is refused and changes nothing (no pause, no re-verification), read requests for
  * what does not exist answer 404, and nothing the endpoint or health shows is a secret: only the
  * documented fields, no configuration values, no credentials, no environment.

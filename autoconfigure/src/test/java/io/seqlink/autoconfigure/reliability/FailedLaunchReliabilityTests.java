@@ -20,7 +20,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Issue 7, "a failed launch or a sticky CUDA error": four emulated devices, channel {@code a} from
+ * A failed launch or a sticky CUDA error: four emulated devices, channel {@code a} from
  * device 0 to 1, {@code b} from 2 to 3, {@code c} from 3 to 0. A kernel launch fails on one device
  * ({@code EmulatedFaults.failNextLaunches}, a sticky {@code CUDA_ERROR_LAUNCH_FAILED}): the channels
  * that device touches fail closed with an error naming the device and the call, their health is

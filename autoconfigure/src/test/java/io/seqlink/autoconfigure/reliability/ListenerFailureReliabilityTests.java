@@ -28,7 +28,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * Issue 7, "a listener that throws", for the two listener kinds {@code ChannelListenerTests} does not
+ * A listener that throws, for the two listener kinds {@code ChannelListenerTests} does not
  * make fail: a batch listener ({@code List<Frame>}) and a device listener ({@code DeviceFrames}). Each
  * failure is retried, then every frame of the failed batch or round goes to the {@code FrameErrorHandler}
  * with its payload; every published frame is handled or dead-lettered, none both, none lost, over a

@@ -22,7 +22,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Issue 7, "a lost consumer device": channel {@code frames} from device 0 to devices 1 and 2; device 1
+ * A lost consumer device: channel {@code frames} from device 0 to devices 1 and 2; device 1
  * falls off the bus ({@code EmulatedFaults.loseDevice}). For each {@code consumer-failure-policy} the
  * consumer on device 1 is marked {@code DEAD} with the driver error ({@code seqlink_consumer_dead} 1), the
  * policy applies, and health and meters show it as docs/operations.md says:

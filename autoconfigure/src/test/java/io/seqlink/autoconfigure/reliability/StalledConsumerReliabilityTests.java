@@ -23,7 +23,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Issue 7, "a stalled consumer": a lossless channel whose only consumer stops acknowledging, either
+ * A stalled consumer: a lossless channel whose only consumer stops acknowledging, either
  * because its device's stream stops running work ({@code EmulatedFaults.stallDevice}) or because its
  * listener blocks. Health turns {@code DEGRADED} once the stall timeout passed (docs/operations.md),
  * the stall shows in the meters, the producer's {@code claim(timeout)} comes back with

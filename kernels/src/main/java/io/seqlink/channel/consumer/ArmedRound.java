@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * before the doorbell raise, in the canceller's program order; a frame published after the cancel returned is
  * published by a launch that follows the mark, and the round reads the mark after its acquire read of that
  * publish: it sees the mark (docs/memory-model.md, "The cancel word"). A frame already published when the
- * round looks may go either way, as before.
+ * round looks may go either way: the round takes it, or an ordinary round does.
  *
  * <p>Why a ring and not one monotonic word: the host's cancel must never be undone by a producer store.
  * The producer stores into word {@code s % n} only {@code s} and later laps ({@code s + k n}); the host

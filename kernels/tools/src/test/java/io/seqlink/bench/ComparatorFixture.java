@@ -45,7 +45,7 @@ final class ComparatorFixture {
     }
 
     /**
-     * Version 2 (issue 12's comparator), excerpt of the H200 run of 2026-12-01 (docs/benchmarks/2026-12-01-h200-fastpath):
+     * Version 2 (the fast-path comparator), excerpt of the H200 run of 2026-12-01 (docs/benchmarks/2026-12-01-h200-fastpath):
      * rows carry a "kind"; the channel's rows and one of the new ones.
      */
     static final String V2_EXCERPT = """

@@ -122,7 +122,7 @@ class SendingBridgeOnItsPortTests {
             assertThat(out.consumer(1).subscribed()).as("the closed bridge's port has no listener").isFalse();
 
             offer(out, 101, 110);
-            long quietUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500); // the old hold retried every second
+            long quietUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500); // more than one 1 s retry period of a hold
             while (System.nanoTime() - quietUntil < 0) {
                 assertThat(logged.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).isEmpty();
                 Thread.sleep(10); // watches the log for a while: an error would come within a second

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 10, row 11: the sample stopped while frames pour in (the background source at full tilt and a
+ * The sample stopped while frames pour in (the background source at full tilt and a
  * burst over HTTP in flight) loses no result: the collector's count equals the frames produced, every
  * channel drains with nothing left, and the stop says so. Three separate processes, three stops.
  */

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * user's code pays. No C++ twin. Runs on the calling thread.
  *
  * <p>{@link #runDeviceArmed}: {@code cycle-channel-device-armed}, the device listener's cycle with armed rounds
- * (issue 12), next to {@code cycle-channel}, and {@code cycle-channel-device-acking}, the same listener acknowledging
+ * next to {@code cycle-channel}, and {@code cycle-channel-device-acking}, the same listener acknowledging
  * in its kernel (no ack step), and {@code cycle-channel-device-round}, the same checksum as a listener that consumes in
  * its kernel (one kernel per round: no consume step, no ack step; C++ twin {@code steps-fused}); {@link #throughputDevice}:
  * their pipelined forms ({@code channel-device-armed}, {@code -acking}, {@code -round}), and the ordinary rounds'.

@@ -4,7 +4,7 @@ import io.seqlink.backend.Backend;
 import jcuda.driver.CUevent;
 
 /**
- * The Java rows of issue 12's harness beside {@code seqlink-cycle-bench}'s, same names, same work (the
+ * The Java rows of the fast-path harness beside {@code seqlink-cycle-bench}'s, same names, same work (the
  * pattern filled on the producer side, copied to the consumer side, checksummed there), launched from
  * Java: the naive hand-offs ({@code naive-1s}, {@code naive-2s} and their {@code -async} throughput
  * forms, here) and the floor's mechanism through the user-kernel API ({@code floor}, {@code floor-pipelined},

@@ -108,7 +108,7 @@ public class ArmedDeviceListenerRemovalTest {
             f.publishWords(DATA, BYTES);
             publishedAfterRemoval = true;
         }
-        f.poll(8);
+        f.pollRacingRemoval(8);
         f.port.stream().completed(); // lets a released round run to its end on the inline stream
     }
 

@@ -87,6 +87,18 @@ final class ChannelFixture {
         return port.poll(maxFrames);
     }
 
+    /**
+     * One consume round racing a listener's removal: a poll that finds the listener gone is refused with
+     * {@link IllegalStateException} (the documented answer for a port without a listener) and took nothing.
+     */
+    int pollRacingRemoval(int maxFrames) {
+        try {
+            return port.poll(maxFrames);
+        } catch (IllegalStateException noListener) {
+            return 0;
+        }
+    }
+
     /** How many of the payload's 64-bit words equal {@code expected}. */
     static int wordsEqual(ByteBuffer payload, long expected) {
         int n = 0;

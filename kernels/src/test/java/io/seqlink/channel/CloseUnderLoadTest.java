@@ -8,6 +8,7 @@ import io.seqlink.backend.emulated.EmulatedBackend;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.topology.VerifierSettings;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
@@ -28,14 +29,19 @@ class CloseUnderLoadTest {
         try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.EMULATED).emulated(topology)
                 .verifier(VerifierSettings.defaults().withEnabled(false)).open()) {
             PublishChannel slow = rt.openChannel(ChannelSpec.builder("slow").producer(0).consumers(1).slots(4).slotBytes(64).build());
-            slow.consumer(1).subscribe(f -> { });
+            AtomicInteger slowDelivered = new AtomicInteger();
+            slow.consumer(1).subscribe(f -> slowDelivered.incrementAndGet());
             rt.start();
             assertThat(slow.offer(new byte[8], 0, 8)).isEqualTo(1);
             while (slow.consumer(1).snapshot().rounds() == 0) {
                 LockSupport.parkNanos(100_000); // the launcher has enqueued the consume step
             }
             DrainReport report = slow.drainAndClose(Duration.ofMillis(1));
-            assertThat(report.timedOut()).isTrue();
+            // The close waits for (or drops) the running step, so on a loaded machine the frame may land meanwhile:
+            // either way the report accounts for it, delivered or undelivered, never both and never neither
+            long undelivered = report.undelivered().getOrDefault(1, 0L);
+            assertThat(undelivered + slowDelivered.get()).as("frame 1 delivered or reported undelivered: %s", report).isEqualTo(1);
+            assertThat(report.timedOut()).as("the report times out exactly when it leaves a frame undelivered").isEqualTo(undelivered > 0);
 
             EmulatedBackend backend = (EmulatedBackend) rt.backend();
             assertThat(backend.liveStreams()).as("every stream of the closed channel is released").isZero();

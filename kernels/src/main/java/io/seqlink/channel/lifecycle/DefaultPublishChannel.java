@@ -164,7 +164,7 @@ final class DefaultPublishChannel implements PublishChannel {
         return life.failure();
     }
 
-    // ---- producer: any thread, see ChannelProducer ----------------------------------------------
+    // ---- producer: any thread, see Producer ----------------------------------------------
 
     @Override
     public long tryClaim() {

@@ -3,6 +3,7 @@ package io.seqlink.correctness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
@@ -230,7 +231,9 @@ class HostPushTest {
 
     @Test
     void listenersReplacedBetweenHostAndDeviceKindsTakeEveryFrameOnceAndTheAckNeverMovesBack() throws Exception {
-        try (SeqlinkRuntime rt = Rig.runtime(2).open()) {
+        // threaded streams: a device listener's stream-written ack lands after the host moved on, as on a GPU
+        EmulatedTopology topology = EmulatedTopology.builder(2).streamMode(EmulatedTopology.StreamMode.THREADED).build();
+        try (SeqlinkRuntime rt = Rig.runtime(topology).open()) {
             PublishChannel ch = rt.openChannel(Rig.channel("push-flip", 0, 1).slots(16).maxPublishBatch(4).hostListeners(1).build());
             AtomicIntegerArray bySequence = new AtomicIntegerArray(FRAMES + 1);
             AtomicLong corrupt = new AtomicLong();

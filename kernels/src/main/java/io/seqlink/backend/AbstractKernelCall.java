@@ -234,7 +234,8 @@ public abstract class AbstractKernelCall implements KernelCall {
 
     /** What a backend throws for publish handles of a channel with push consumers (the device header's subset). */
     protected static IllegalStateException pushConsumers() {
-        return new IllegalStateException("this channel has push consumers (PEER_COPY or HOST_STAGED): a user kernel cannot "
+        return new IllegalStateException("this channel has push consumers (PEER_COPY or HOST_STAGED, or consumers named in "
+                + "ChannelSpec.Builder.hostListeners(...)): a user kernel cannot "
                 + "publish at its end there; write the frames in the kernel and publish with the channel's publish step, "
                 + "which copies them to the replicas");
     }

@@ -37,10 +37,20 @@ import org.jspecify.annotations.Nullable;
  *                              round runs when the frame is published, without a host hop (default true; ignored
  *                              where the consumer's stream cannot wait: the round then starts when the poller sees
  *                              the frame)
+ * @param hostListeners         the consumer devices whose listener is a host listener ({@link FrameHandler} or
+ *                              {@link FrameBatchHandler}), known as the channel opens: on a {@link Delivery#LOSSLESS}
+ *                              channel the producer's publish step also pushes every frame into pinned host memory for
+ *                              each of them, and their host listener reads it there in place, with no consume step and
+ *                              no copy of its own. A hint, never a limit: any consumer may subscribe any listener; a
+ *                              host listener on a consumer not listed here gets its frames staged by its consumer's
+ *                              stream, and a device listener on one listed here reads as it always does (the push goes
+ *                              on). A channel with host-pushed consumers is a push channel for users' kernels: they let
+ *                              the channel's publish step publish rather than publishing at their end. Empty by default
+ *                              (the Spring layer does not set it yet: its host listeners are staged)
  */
 public record ChannelSpec(String name, int producer, @Nullable List<Integer> consumers, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout,
-        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy, boolean armedRounds) {
+        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy, boolean armedRounds, List<Integer> hostListeners) {
 
     public static final int DEFAULT_SLOTS = 64;
     public static final long DEFAULT_SLOT_BYTES = 64 * 1024;
@@ -51,6 +61,12 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
 
     public ChannelSpec {
         consumers = consumers == null ? null : List.copyOf(consumers);
+        hostListeners = hostListeners == null ? List.of() : List.copyOf(hostListeners);
+    }
+
+    /** Whether the producer pushes {@code consumer}'s frames into host memory for its host listener (see {@link #hostListeners}). */
+    public boolean pushesToHost(int consumer) {
+        return delivery == Delivery.LOSSLESS && hostListeners.contains(consumer);
     }
 
     public static Builder builder(String name) {
@@ -161,6 +177,12 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
             v.add(new Violation(prefix + "consumer-failure-policy", "consumer failure policy is not set",
                     "set consumer-failure-policy to fail-channel, drop-consumer or keep-waiting"));
         }
+        for (Integer h : hostListeners) {
+            if (consumers != null && !consumers.contains(h)) {
+                v.add(new Violation(prefix + "host-listeners", "host listener device " + h + " is not a consumer of the channel "
+                        + "(consumers are " + consumers + ")", "list only consumer devices in ChannelSpec.Builder.hostListeners(...)"));
+            }
+        }
         return v;
     }
 
@@ -194,6 +216,7 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private ConsumerFailurePolicy consumerFailurePolicy = ConsumerFailurePolicy.FAIL_CHANNEL;
         private boolean armedRounds = true;
+        private List<Integer> hostListeners = List.of();
 
         private Builder(String name) {
             this.name = name;
@@ -264,11 +287,23 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
             return this;
         }
 
+        /** The consumer devices whose listener is a host listener, known as the channel opens ({@link ChannelSpec#hostListeners}). */
+        public Builder hostListeners(Integer... devices) {
+            this.hostListeners = List.of(devices);
+            return this;
+        }
+
+        /** The consumer devices whose listener is a host listener, known as the channel opens ({@link ChannelSpec#hostListeners}). */
+        public Builder hostListeners(List<Integer> devices) {
+            this.hostListeners = List.copyOf(devices);
+            return this;
+        }
+
         /** The spec, unchecked: call {@link ChannelSpec#checked()} or let the runtime check it. */
         public ChannelSpec build() {
             int batch = maxPublishBatch != null ? maxPublishBatch : defaultMaxPublishBatch(slots);
             return new ChannelSpec(name, producer, consumers, slots, slotBytes, delivery, readMode, transport, batch,
-                    backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds);
+                    backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds, hostListeners);
         }
     }
 }

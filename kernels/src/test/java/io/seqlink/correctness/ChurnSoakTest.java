@@ -10,6 +10,7 @@ import io.seqlink.backend.KernelInvocation;
 import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
@@ -46,7 +47,10 @@ import org.junit.jupiter.api.Test;
  * consumer must get every frame exactly once, intact: 0 lost, 0 duplicated, 0 corrupt. A third consumer has a device
  * listener that takes armed rounds (its kernels count what the descriptor says was taken); a fourth has the same
  * listener acknowledging in its kernel (no ack step: a wrong acknowledgement would let the producers overwrite
- * frames it has not read, which its checksums would see). Consumer 1's listener and consumer 3's device listener are also
+ * frames it has not read, which its checksums would see). Consumers 1 to 3 are host-pushed (the producer pushes their
+ * frames into host memory, read there in place by host listeners); consumer 3's listener is now and then a host listener
+ * for a while, so the pushed path takes over from a device listener's stream-written acks and hands back to it; every
+ * other churned channel is host-pushed too. Consumer 1's listener and consumer 3's device listener are also
  * removed for a while and subscribed again, their rounds armed ahead of the frame released by each removal. The
  * step-by-step producers give back a claim now and then instead of committing it ({@code abandon()}, then the same
  * frame again), and producer threads die holding a claim they never commit: both are published as padding, which no
@@ -203,8 +207,10 @@ class ChurnSoakTest {
         EmulatedTopology topology = EmulatedTopology.builder(5).streamMode(EmulatedTopology.StreamMode.THREADED).build();
         RetryPolicy quickRetry = new RetryPolicy(5, Duration.ZERO, 1.0, Duration.ofMillis(1));
         try (SeqlinkRuntime rt = Rig.runtime(topology).drainTimeout(Duration.ofSeconds(30)).open()) {
+            // consumers 1 to 3 host-pushed (the producer's publish step pushes their frames into host memory); consumer 3's
+            // listener flips between device and host kinds, so the push keeps landing while a device listener reads
             PublishChannel ch = rt.openChannel(Rig.channel("soak", 0, 1, 2, 3, 4).slots(256).slotBytes(MAX_LENGTH).maxPublishBatch(16)
-                    .build());
+                    .hostListeners(1, 2, 3).build());
             Verifier replaced = new Verifier();
             Verifier paused = new Verifier();
             Verifier device = new Verifier();
@@ -270,6 +276,10 @@ class ChurnSoakTest {
                     armedDevice.unsubscribe(); // its round armed ahead of the frame is released before this returns
                     removals.incrementAndGet();
                     LockSupport.parkNanos(random.nextLong(100_000, 2_000_000));
+                    if (i % 3 == 2) { // a host listener for a while: pushed frames read in place, after the device listener's acks
+                        armedDevice.subscribe((FrameHandler) frame -> device.take(frame, true));
+                        LockSupport.parkNanos(random.nextLong(1_000_000, 5_000_000));
+                    }
                     armedDevice.subscribeDevice(deviceListeners[(i + 1) & 1]);
                 }
                 armedDevice.subscribeDevice(deviceListeners[0]);
@@ -385,7 +395,8 @@ class ChurnSoakTest {
         long round = 0;
         while (running.get()) {
             int consumer = 1 + (int) (round % 3);
-            PublishChannel ch = rt.openChannel(Rig.channel("churn-" + round, 0, consumer).slots(16).slotBytes(MAX_LENGTH).build());
+            ChannelSpec.Builder spec = Rig.channel("churn-" + round, 0, consumer).slots(16).slotBytes(MAX_LENGTH);
+            PublishChannel ch = rt.openChannel((round % 2 == 0 ? spec.hostListeners(consumer) : spec).build());
             AtomicLong got = new AtomicLong();
             AtomicLong bad = new AtomicLong();
             ch.consumer(consumer).subscribe(frame -> {

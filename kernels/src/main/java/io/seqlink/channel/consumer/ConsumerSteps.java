@@ -53,12 +53,18 @@ final class ConsumerSteps {
     private final int hostLandedWord;
     final ConsumeKernel consume;
     private final AckKernel ack;
+    /** The host replica the producer pushes this consumer's frames into for a host listener; {@code null}: none. */
+    final @Nullable HostPush hostPush;
     private volatile @Nullable HostRing hostRing;
     /** The mirror's words, kept when the channel frees the mirror; {@code null} while it is open. */
     private volatile long @Nullable [] frozen;
 
-    /** Allocates everything through {@code setup} (the channel frees it) and binds the steps over the link's source. */
-    ConsumerSteps(ConsumerLink link, ConsumerLink.Setup setup, String channel, boolean copyMode, boolean lapping, int maxBatch) {
+    /**
+     * Allocates everything through {@code setup} (the channel frees it) and binds the steps over the link's source;
+     * {@code pushToHost}: with a {@link HostPush} replica the producer's publish step pushes into.
+     */
+    ConsumerSteps(ConsumerLink link, ConsumerLink.Setup setup, String channel, boolean copyMode, boolean lapping, int maxBatch,
+            boolean pushToHost) {
         this.geometry = setup.geometry();
         this.channel = channel;
         this.maxBatch = maxBatch;
@@ -68,6 +74,7 @@ final class ConsumerSteps {
         this.block = setup.track(device.allocate(ConsumerBlock.BYTES));
         this.mirror = setup.track(device.allocateMapped(ConsumerBlock.BYTES));
         ConsumerLink.Source source = link.attach(setup);
+        this.hostPush = pushToHost ? HostPush.attach(setup, source, channel, maxBatch) : null;
         this.sourceRing = source.ring();
         Memory localRing = copyMode ? setup.track(device.allocate(geometry.ringBytes())) : null;
         this.frameRing = localRing != null ? localRing : sourceRing;
@@ -157,6 +164,15 @@ final class ConsumerSteps {
     /** Enqueues the acknowledgement of every frame up to {@code sequence}, after the stream's earlier work. */
     void acknowledge(long sequence) {
         ack.enqueue(sequence);
+    }
+
+    /**
+     * Acknowledges every frame up to {@code sequence} from the host: a release store of the mirror's
+     * {@code consumed_seq}, after the calling thread's reads of those frames. Only while no stream-written ack of this
+     * consumer is still queued (it could land after this store and move the word back).
+     */
+    void acknowledgeFromHost(long sequence) {
+        mirror.setRelease(ConsumerBlock.CONSUMED_SEQ, sequence);
     }
 
     /** Enqueues the acknowledgement of what the consume step before it took (an armed round's, known only on the device). */

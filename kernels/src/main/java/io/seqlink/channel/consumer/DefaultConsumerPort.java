@@ -83,7 +83,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         ConsumerLink.Setup setup = new ConsumerLink.Setup(backend, spec.producer(), backend.device(device), spec.geometry(),
                 producerControl, producerRing, pushTargets, allocations);
         this.steps = new ConsumerSteps(ConsumerLink.of(transport), setup, channel, spec.readMode() == ReadMode.COPY,
-                spec.delivery() == Delivery.LATEST, spec.maxPublishBatch());
+                spec.delivery() == Delivery.LATEST, spec.maxPublishBatch(), spec.pushesToHost(device));
         long stallNanos = spec.stallTimeout().toNanos();
         ArmedRound armed = ArmedRound.of(doorbells, steps.mirror, steps.stream, stallNanos);
         this.latency = new LatencyRecorder(producer, counters);
@@ -149,16 +149,16 @@ public final class DefaultConsumerPort implements ConsumerPort {
     @Override
     public ConsumerPort subscribe(FrameHandler handler) {
         Objects.requireNonNull(handler, "handler");
-        prepareHostRing();
-        subscriptions.subscribe(handler, l -> new HostFrameDelivery(deliveries, handler));
+        HostFrames frames = hostFrames();
+        subscriptions.subscribe(handler, l -> new HostFrameDelivery(deliveries, frames, handler));
         return this;
     }
 
     @Override
     public ConsumerPort subscribeBatches(FrameBatchHandler handler) {
         Objects.requireNonNull(handler, "handler");
-        prepareHostRing();
-        subscriptions.subscribe(handler, l -> new HostBatchDelivery(deliveries, handler));
+        HostFrames frames = hostFrames();
+        subscriptions.subscribe(handler, l -> new HostBatchDelivery(deliveries, frames, handler));
         return this;
     }
 
@@ -177,16 +177,16 @@ public final class DefaultConsumerPort implements ConsumerPort {
     @Override
     public ConsumerPort subscribeIfNone(FrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
         Objects.requireNonNull(handler, "handler");
-        prepareHostRing();
-        subscriptions.subscribeIfNone(handler, l -> new HostFrameDelivery(deliveries, handler), policy, errors);
+        HostFrames frames = hostFrames();
+        subscriptions.subscribeIfNone(handler, l -> new HostFrameDelivery(deliveries, frames, handler), policy, errors);
         return this;
     }
 
     @Override
     public ConsumerPort subscribeBatchesIfNone(FrameBatchHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
         Objects.requireNonNull(handler, "handler");
-        prepareHostRing();
-        subscriptions.subscribeIfNone(handler, l -> new HostBatchDelivery(deliveries, handler), policy, errors);
+        HostFrames frames = hostFrames();
+        subscriptions.subscribeIfNone(handler, l -> new HostBatchDelivery(deliveries, frames, handler), policy, errors);
         return this;
     }
 
@@ -213,6 +213,19 @@ public final class DefaultConsumerPort implements ConsumerPort {
                     + "which delivery LATEST cannot give; use delivery LOSSLESS for this channel, or a listener whose "
                     + "consumesInKernel() is false");
         }
+    }
+
+    /**
+     * Where a new host listener's frames come from: the replica the producer pushes them into when the channel opened
+     * with one for this consumer ({@link ChannelSpec#pushesToHost}), else the host ring its stream stages them into.
+     */
+    private HostFrames hostFrames() {
+        HostPush push = steps.hostPush;
+        if (push != null) {
+            return new PushedHostFrames(deliveries, push);
+        }
+        prepareHostRing();
+        return new StagedHostFrames(deliveries);
     }
 
     /** A host listener reads the pinned host ring: allocated before any round can see the subscription. */

@@ -11,8 +11,8 @@ final class HostBatchDelivery extends HostDelivery {
     private final FrameBatchHandler handler;
     private final BatchCall call = new BatchCall();
 
-    HostBatchDelivery(DeliveryContext ctx, FrameBatchHandler handler) {
-        super(ctx);
+    HostBatchDelivery(DeliveryContext ctx, HostFrames frames, FrameBatchHandler handler) {
+        super(ctx, frames);
         this.handler = handler;
     }
 
@@ -23,7 +23,7 @@ final class HostBatchDelivery extends HostDelivery {
 
     @Override
     public long deliver(Round r, boolean mayWait) {
-        HostRing ring = ctx.steps().hostRing();
+        HostRing ring = ring();
         Attempts attempts = ctx.attempts();
         Subscription sub = r.subscription;
         boolean resuming = attempts.resumes(sub, r.from);
@@ -77,7 +77,7 @@ final class HostBatchDelivery extends HostDelivery {
     private final class BatchCall implements Attempts.Call {
         @Override
         public void call(int attempt) throws Exception {
-            HostRing.FrameList batch = ctx.steps().hostRing().batch;
+            HostRing.FrameList batch = ring().batch;
             for (int i = 0; i < batch.size; i++) {
                 batch.frames[i].rewind(attempt);
             }

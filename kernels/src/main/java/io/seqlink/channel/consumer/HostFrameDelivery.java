@@ -10,8 +10,8 @@ final class HostFrameDelivery extends HostDelivery {
     private final FrameHandler handler;
     private final FrameCall call = new FrameCall();
 
-    HostFrameDelivery(DeliveryContext ctx, FrameHandler handler) {
-        super(ctx);
+    HostFrameDelivery(DeliveryContext ctx, HostFrames frames, FrameHandler handler) {
+        super(ctx, frames);
         this.handler = handler;
     }
 
@@ -22,7 +22,7 @@ final class HostFrameDelivery extends HostDelivery {
 
     @Override
     public long deliver(Round r, boolean mayWait) {
-        HostRing ring = ctx.steps().hostRing();
+        HostRing ring = ring();
         Attempts attempts = ctx.attempts();
         Subscription sub = r.subscription;
         long start = attempts.resumesAt(sub, r.validFrom, r.to);

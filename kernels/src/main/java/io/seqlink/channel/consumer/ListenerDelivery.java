@@ -4,9 +4,10 @@ package io.seqlink.channel.consumer;
  * How a round's frames reach one kind of listener: the steps a round of it enqueues on the consumer's stream,
  * whether it may be armed ahead of its frame, how a landed round is judged, its retry loop and how it acknowledges.
  * One implementation per kind: {@link HostFrameDelivery} and {@link HostBatchDelivery} (host listeners, frames
- * staged into the pinned host ring), and the device listeners' {@link DeviceDelivery} with its three endings. The
- * port's {@link Rounds} call these methods and never ask which kind they have; a new delivery mode is one more
- * implementation.
+ * staged into the pinned host ring or pushed there by the producer: their {@link HostFrames}), and the device
+ * listeners' {@link DeviceDelivery} with its three endings. The port's {@link Rounds} call these methods and never
+ * ask which kind they have; a new delivery mode is one more implementation (or, for a host listener, one more
+ * {@link HostFrames}).
  *
  * <p>An instance belongs to one subscription of one port. Its methods run on the port's deliverer: the poller, or the
  * listener thread while a round is with it, one at a time (the round's status hands the instance over).
@@ -27,6 +28,14 @@ sealed interface ListenerDelivery permits HostDelivery, DeviceDelivery {
 
     /** Whether the port's next round may be armed ahead of its frame; {@code delegated}: the listener once held the device loop up. */
     boolean arms(boolean delegated);
+
+    /**
+     * How far the frames this listener reads were published, as the poller looks for a round to start: the producer's
+     * host mirror of {@code publish_seq}, unless the frames reach this listener by a word of their own.
+     */
+    default long published(ProducerView producer) {
+        return producer.publishedOnDevice();
+    }
 
     /**
      * Enqueues an ordinary round's steps over its range (the frames were seen published); true when the round may be

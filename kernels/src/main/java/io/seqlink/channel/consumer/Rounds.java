@@ -143,7 +143,7 @@ final class Rounds {
             return 0;
         }
         ListenerDelivery delivery = sub.delivery();
-        long published = producer.publishedOnDevice();
+        long published = delivery.published(producer);
         if (published < next) {
             if (armed != null && delivery.arms(mode == LOOP_DELEGATED) && armed.mayArm(next)) {
                 arm(sub, delivery);

@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  * The host listener's rows through the public API: the producer as the other rows have it (claim, the pattern
  * filled by a kernel on the producer stream, {@code commitDevice}, publish) and a {@link HostFrameCheck} subscribed on
  * the consumer's port, delivered as {@link HostListenerDelivery} says, with the channel's armed rounds on (its
- * default) or off. Whatever host delivery the runtime chooses by default is what these rows measure.
+ * default) or off, opened as a service's channel is (its host listener named as it opens, so the producer pushes its frames
+ * to the host). Whatever host delivery the runtime chooses by default is what these rows measure.
  *
  * <ul>
  *   <li>{@link #cycle}: one frame in flight, timed from the claim until the listener saw the frame (its cheap check
@@ -137,7 +138,7 @@ final class HostListenerBench {
 
     private PublishChannel open(String shape, long size, boolean armed) {
         ChannelSpec spec = env.spec("host-" + delivery.id() + "-" + shape, List.of(env.consumer()), size, env.slotsFor(size),
-                ReadMode.COPY).armedRounds(armed).build();
+                ReadMode.COPY).armedRounds(armed).hostListeners(env.consumer()).build();
         return delivery.open(env, spec);
     }
 

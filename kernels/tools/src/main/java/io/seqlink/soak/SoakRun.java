@@ -59,7 +59,7 @@ public final class SoakRun {
             List<Integer> consumers = consumerDevices(rt.backend().deviceCount());
             ChannelSpec spec = ChannelSpec.builder("soak").producer(0).consumers(consumers).slots(options.slots())
                     .slotBytes(options.slotBytes()).delivery(options.delivery()).backpressureTimeout(Duration.ofSeconds(1))
-                    .stallTimeout(Duration.ofSeconds(30)).build();
+                    .stallTimeout(Duration.ofSeconds(30)).hostListeners(consumers).build(); // host listeners on every consumer, as below
             PublishChannel channel = rt.openChannel(spec);
             List<SoakVerifier> verifiers = new ArrayList<>();
             for (int d : consumers) {

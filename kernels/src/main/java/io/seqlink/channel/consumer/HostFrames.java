@@ -1,0 +1,35 @@
+package io.seqlink.channel.consumer;
+
+/**
+ * Where a host listener's frames come from, and so what a round of them is on the device and how it is acknowledged:
+ * {@link StagedHostFrames} (the consumer's stream consumes and copies each round into the pinned host ring) or
+ * {@link PushedHostFrames} (the producer's publish step pushed every frame into a host replica already; nothing runs
+ * on the consumer's device). {@link HostDelivery} takes one and leaves to it everything but the listener's calls.
+ * A new instance per subscription; its methods run on the port's deliverer, as {@link ListenerDelivery}'s do.
+ */
+sealed interface HostFrames permits StagedHostFrames, PushedHostFrames {
+
+    /** The host ring the listener reads the round's frames from. */
+    HostRing ring();
+
+    /** {@link ListenerDelivery#arms}: whether an idle port keeps its next round armed. */
+    boolean arms();
+
+    /** {@link ListenerDelivery#published}: the frames the poller may start a round over. */
+    long published(ProducerView producer);
+
+    /** {@link ListenerDelivery#launch}. */
+    boolean launch(Round r);
+
+    /** {@link ListenerDelivery#arm}. */
+    boolean arm(Round r);
+
+    /** {@link ListenerDelivery#landed}. */
+    boolean landed(Round r);
+
+    /** {@link ListenerDelivery#land}. */
+    int land(Round r, boolean released);
+
+    /** Acknowledges every frame up to {@code sequence}, after the listener's reads of them. */
+    void acknowledge(long sequence);
+}

@@ -16,19 +16,23 @@ using namespace seqlink::layout;
 
 // Takes frames from..to the launcher saw published (armed = 1: an armed round, enqueued before its frame
 // was seen; then the host may have cancelled it). Each block's thread 0 does one ld.acquire.sys of
-// publish_seq and, armed, one read of the mirror's ARM_CANCEL after it (device::detail::round_bound: a
-// cancelled round's bound is from - 1) and shares the bound (one cross-device read per block; a one-block
-// launch, the usual case, makes one per round). Blocks copy their share of the ready slots, each up to its
-// own bound, into the local ring; the last block clips the round to the smallest bound any block had (no
-// agreement round trip before the copy: device::acquire_published's is for kernels that cannot clip; a
-// block that saw the cancel clips the round to nothing), validates and writes counters and the descriptor
-// (device::detail::finish_consume_round, shared with device::end_round). An ordinary round never ends short
-// of `to` (the launcher saw `to` in the producer's mirror, stored after the publish's fences); one that does
-// counts in SHORT_ROUNDS, which the runtime checks.
+// publish_seq and shares it (one cross-device read per block; a one-block launch, the usual case, makes one
+// per round). Blocks copy their share of the ready slots, each up to its own bound, into the local ring; the
+// last block clips the round to the smallest bound any block had (no agreement round trip before the copy:
+// device::acquire_published's is for kernels that cannot clip), then, armed, reads the mirror's ARM_CANCEL
+// ONCE for the grid (device::detail::round_bound: a cancelled round's bound is from - 1, it took nothing),
+// validates and writes counters and the descriptor (device::detail::finish_consume_round, shared with
+// device::end_round). One read of pinned host memory per round, not per block: a grid of hundreds of blocks
+// would otherwise queue hundreds of uncached PCIe reads before its copy. What a cancelled round copied is a
+// published frame's own bytes in slots no listener reads (the descriptor says nothing was taken; the next
+// round copies them again). The read comes after the last block's acquire of every block's arrival, so it sees
+// every mark a per-block read would have (memory-model.md, "The cancel word"). An ordinary round never ends
+// short of `to` (the launcher saw `to` in the producer's mirror, stored after the publish's fences); one that
+// does counts in SHORT_ROUNDS, which the runtime checks.
 extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeArgs a, uint64_t from, uint64_t to,
         uint64_t round, uint64_t armed) {
     const grid::RingShape r = device::ring_shape(a);
-    uint64_t published = device::detail::acquire_bound_by_block(a, from, round, armed != 0);
+    uint64_t published = device::detail::acquire_bound_by_block(a, from, round, false);  // the cancel: once, below
     uint64_t end = min(to, published);
     if (a.local_ring != 0 && end >= from) {
         if (a.lapping) {
@@ -56,10 +60,18 @@ extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeA
         }
         __syncthreads();
         published = s_min;
-        end = min(to, published);
     } else {
         __syncthreads();
     }
+    if (armed != 0) {
+        __shared__ uint64_t s_bound;
+        if (threadIdx.x == 0) {
+            s_bound = device::detail::round_bound(a, from, published, round, true);  // the grid's one read of ARM_CANCEL
+        }
+        __syncthreads();
+        published = s_bound;
+    }
+    end = min(to, published);
     device::detail::finish_consume_round(a, from, end, published, round, a.local_ring != 0 ? a.local_ring : a.ring, false,
             armed == 0 && end < to);
 }

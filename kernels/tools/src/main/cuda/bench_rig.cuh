@@ -255,8 +255,9 @@ struct Rig {
     // An armed round of frame s for a device listener that takes armed rounds (TakenChecksumListener):
     // consume, the listener's pattern_checksum_taken (nothing when the round took nothing), and the armed
     // round's ack of what the consume step took (seqlink_ack_ready): Java's cycle-channel-device-armed.
-    void consume_taken_steps(uint64_t s, uint64_t length) {
-        consume(s, s, s, true);
+    // round: the round's number (by default the frame's; a round retaken after a cancel needs a later one).
+    void consume_taken_steps(uint64_t s, uint64_t length, uint64_t round = 0) {
+        consume(s, s, round != 0 ? round : s, true);
         pattern_checksum_taken<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
                 addr(checksum_scratch));
         LAUNCHED();
@@ -266,10 +267,11 @@ struct Rig {
 
     // The same round for a listener that acknowledges in its kernel (acknowledge_taken_at_end over the second
     // scratch line, tagged with the round): consume, then the listener's one kernel; no ack step.
-    void consume_acking_steps(uint64_t s, uint64_t length) {
-        consume(s, s, s, true);
+    void consume_acking_steps(uint64_t s, uint64_t length, uint64_t round = 0) {
+        if (round == 0) round = s;
+        consume(s, s, round, true);
         pattern_checksum_taken_acking<<<grid_for(length), 256, 0, cs>>>(addr(block), s, local_payload(s), length, result_word(s),
-                addr(checksum_scratch), cmirror_dev, s);
+                addr(checksum_scratch), cmirror_dev, round);
         LAUNCHED();
     }
 

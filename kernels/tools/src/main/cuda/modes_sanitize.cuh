@@ -128,7 +128,7 @@ inline void sanitize_channel(int p, int c) {
 inline void sanitize_taken_rounds(int p, int c) {
     struct Listener {
         const char* row;
-        void (Rig::*round)(uint64_t, uint64_t);
+        void (Rig::*round)(uint64_t, uint64_t, uint64_t);
     };
     for (const Listener& l : {Listener{"steps-armed-taken", &Rig::consume_taken_steps}, Listener{"steps-armed-acking", &Rig::consume_acking_steps}}) {
         for (uint64_t size : {64ull, 16389ull, 200000ull}) {
@@ -138,17 +138,20 @@ inline void sanitize_taken_rounds(int p, int c) {
             for (uint64_t s = 1; s <= frames; s++) r.produce_steps(s, size);
             RT(cudaStreamSynchronize(r.ps));
             RT(cudaSetDevice(c));
+            // rounds are numbered as the runtime numbers them, one more per round: the retake of the released
+            // frame is a later round than the one cancelled (ARM_CANCEL >= a round's number cancels it)
+            uint64_t number = 0;
             auto take = [&](uint64_t s) {
                 r.arm_doorbell(s);
-                (r.*l.round)(s, size);
+                (r.*l.round)(s, size, ++number);
                 RT(cudaStreamSynchronize(r.cs));
                 return r.result(s) == expected_checksum(s, size) && r.acked() == s;
             };
             uint64_t wrong = 0;
             for (uint64_t s = 1; s <= frames; s++) wrong += !take(s);
             r.arm_doorbell(released);
-            (r.*l.round)(released, size);
-            r.cancel(released);
+            (r.*l.round)(released, size, ++number);
+            r.cancel(released, number);
             RT(cudaStreamSynchronize(r.cs));
             // results start zeroed: nothing checksummed; the ack stays at the last frame taken
             const bool released_ok = r.result(released) == 0 && r.acked() == frames && r.early_wakes() == 1;

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,7 +39,7 @@ final class LinkSelection {
     private final TopologyPolicy policy;
     private final List<Integer> devices;
     private final Set<String> degradedLinks = ConcurrentHashMap.newKeySet();
-    private volatile TopologyReport report;
+    private volatile @Nullable TopologyReport report;
 
     LinkSelection(Backend backend, VerifierSettings settings, TopologyPolicy policy, List<Integer> devices) {
         this.backend = backend;
@@ -48,7 +49,7 @@ final class LinkSelection {
     }
 
     TopologyReport report() {
-        return report;
+        return Objects.requireNonNull(report, "verify() runs in SeqlinkRuntime.Builder.open() before the runtime is handed out");
     }
 
     Set<String> degradedLinks() {
@@ -84,6 +85,7 @@ final class LinkSelection {
 
     /** The verdict for a pair, probing it now if the report holds only driver attributes for it. */
     private synchronized LinkVerdict verdict(int producer, int consumer) {
+        TopologyReport report = report();
         Optional<LinkVerdict> v = report.link(producer, consumer);
         boolean judgedOnAttributesOnly = v.isPresent() && settings.enabled() && !v.get().probed()
                 && v.get().verdict() == LinkClass.PEER_ATOMIC;
@@ -95,7 +97,7 @@ final class LinkSelection {
         for (LinkVerdict old : report.links()) {
             links.add(old.producer() == producer && old.consumer() == consumer ? fresh : old);
         }
-        report = new TopologyReport(report.backend(), report.devices(), links, report.verifiedAt(), report.elapsedMillis());
+        this.report = new TopologyReport(report.backend(), report.devices(), links, report.verifiedAt(), report.elapsedMillis());
         return fresh;
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,11 +112,11 @@ public final class SeqlinkRuntimeFactory {
         return b;
     }
 
-    /** The simulated machine {@code seqlink.emulated} describes. */
+    /** The simulated machine {@code seqlink.emulated} describes, once validated. */
     public static EmulatedTopology emulatedTopology(SeqlinkProperties.Emulated e) {
         EmulatedTopology.Builder b = EmulatedTopology.builder(e.deviceCount()).streamMode(e.streamMode());
         e.links().forEach((key, mode) -> {
-            EmulatedLinkKey k = EmulatedLinkKey.parse(key);
+            EmulatedLinkKey k = validKey(key);
             if (k.bidirectional()) {
                 b.link(k.accessor(), k.owner(), mode);
             } else {
@@ -123,10 +124,14 @@ public final class SeqlinkRuntimeFactory {
             }
         });
         e.latency().forEach((key, latency) -> {
-            EmulatedLinkKey k = EmulatedLinkKey.parse(key);
+            EmulatedLinkKey k = validKey(key);
             b.latency(k.accessor(), k.owner(), latency.toNanos());
         });
         return b.build();
+    }
+
+    private static EmulatedLinkKey validKey(String key) {
+        return Objects.requireNonNull(EmulatedLinkKey.parse(key), "SeqlinkPropertiesValidator rejects a key naming no device pair");
     }
 
     private static Map<Integer, String> transports(PublishChannel ch) {

@@ -88,7 +88,7 @@ public final class Backends {
         DriverDetection d = cuda == null
                 ? DriverDetection.unusable("the CUDA backend is not on the classpath (org.jcuda:jcuda)", null)
                 : cuda.detect();
-        if (d.usable()) {
+        if (cuda != null && d.usable()) {
             try {
                 return new Choice(cuda.open(), BackendSelection.AUTO, d.summary(), d.summary(), null);
             } catch (RuntimeException ex) {

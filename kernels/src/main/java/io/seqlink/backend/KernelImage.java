@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compiled device code of a {@link KernelModule}: a fat binary, a cubin or PTX text, as bytes or as a
@@ -16,11 +17,12 @@ import java.util.Objects;
 public final class KernelImage {
 
     private final String name;
-    private final byte[] bytes;
-    private final ClassLoader loader;
-    private final String resource;
+    /** The image's bytes, or {@code null} for a resource (then {@code resource} is set). */
+    private final byte @Nullable [] bytes;
+    private final @Nullable ClassLoader loader;
+    private final @Nullable String resource;
 
-    private KernelImage(String name, byte[] bytes, ClassLoader loader, String resource) {
+    private KernelImage(String name, byte @Nullable [] bytes, @Nullable ClassLoader loader, @Nullable String resource) {
         this.name = name;
         this.bytes = bytes;
         this.loader = loader;
@@ -45,8 +47,8 @@ public final class KernelImage {
         return ofResource(KernelImage.class.getClassLoader(), resource);
     }
 
-    /** An image read from the classpath resource {@code resource} of {@code loader}. */
-    public static KernelImage ofResource(ClassLoader loader, String resource) {
+    /** An image read from the classpath resource {@code resource} of {@code loader} ({@code null}: the system loader). */
+    public static KernelImage ofResource(@Nullable ClassLoader loader, String resource) {
         Objects.requireNonNull(resource, "resource");
         if (resource.startsWith("/")) {
             throw new IllegalArgumentException("resource '" + resource + "' must not start with '/' (a ClassLoader path)");
@@ -72,6 +74,7 @@ public final class KernelImage {
         if (bytes != null) {
             return bytes.clone();
         }
+        String resource = Objects.requireNonNull(this.resource, "an image without bytes is a resource");
         try (InputStream in = loader != null ? loader.getResourceAsStream(resource) : ClassLoader.getSystemResourceAsStream(resource)) {
             if (in == null) {
                 throw new KernelsMissingException(resource, "The kernel image '" + resource + "' is not on the classpath: "

@@ -5,6 +5,7 @@ import io.seqlink.layout.SlotHeader;
 import io.seqlink.topology.Transport;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -19,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param name                  channel name: letters, digits, {@code -} and {@code _}; at most 64
  * @param producer              device that writes frames
- * @param consumers             devices that read every frame; at least one, no duplicates ({@code null} only in a
- *                              spec that fails {@link #validate})
+ * @param consumers             devices that read every frame; at least one, no duplicates (a {@code null} list is
+ *                              empty, a {@code null} device fails {@link #validate})
  * @param slots                 ring slots, {@value RingGeometry#MIN_SLOTS} to 2^20
  * @param slotBytes             largest frame payload, 1 byte to {@value RingGeometry#MAX_SLOT_BYTES} (1 GiB - 448 B);
  *                              slots x (slotBytes + header, rounded up to 128 B) at most {@value RingGeometry#MAX_RING_BYTES}
@@ -48,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  *                              the channel's publish step publish rather than publishing at their end. Empty by default
  *                              (the Spring layer does not set it yet: its host listeners are staged)
  */
-public record ChannelSpec(String name, int producer, @Nullable List<Integer> consumers, int slots, long slotBytes,
+public record ChannelSpec(String name, int producer, List<Integer> consumers, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout,
         Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy, boolean armedRounds, List<Integer> hostListeners) {
 
@@ -60,8 +61,9 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1," + MAX_NAME_LENGTH + "}");
 
     public ChannelSpec {
-        consumers = consumers == null ? null : List.copyOf(consumers);
-        hostListeners = hostListeners == null ? List.of() : List.copyOf(hostListeners);
+        // Not List.copyOf: it throws on a null device, which validate() reports instead.
+        consumers = consumers == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(consumers));
+        hostListeners = hostListeners == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(hostListeners));
     }
 
     /** Whether the producer pushes {@code consumer}'s frames into host memory for its host listener (see {@link #hostListeners}). */
@@ -106,7 +108,7 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
             v.add(new Violation(prefix + "producer", "producer device " + producer + " is negative",
                     "set a device ordinal of 0 or more"));
         }
-        if (consumers == null || consumers.isEmpty()) {
+        if (consumers.isEmpty()) {
             v.add(new Violation(prefix + "consumers", "the channel has no consumers",
                     "list at least one consumer device, e.g. consumers: [1]"));
         } else {
@@ -156,7 +158,7 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
                     + "a frame read in place can be overwritten while the listener reads it",
                     "use read-mode copy with delivery latest, or delivery lossless with read-mode direct"));
         }
-        if (transport == Transport.SAME_DEVICE && consumers != null && consumers.stream().anyMatch(c -> c != null && c != producer)) {
+        if (transport == Transport.SAME_DEVICE && consumers.stream().anyMatch(c -> c != null && c != producer)) {
             v.add(new Violation(prefix + "transport", "transport same-device needs every consumer on the producer's device "
                     + producer + ", but consumers are " + consumers, "use transport auto, or put the consumers on device " + producer));
         }
@@ -178,7 +180,7 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
                     "set consumer-failure-policy to fail-channel, drop-consumer or keep-waiting"));
         }
         for (Integer h : hostListeners) {
-            if (consumers != null && !consumers.contains(h)) {
+            if (!consumers.contains(h)) {
                 v.add(new Violation(prefix + "host-listeners", "host listener device " + h + " is not a consumer of the channel "
                         + "(consumers are " + consumers + ")", "list only consumer devices in ChannelSpec.Builder.hostListeners(...)"));
             }
@@ -205,13 +207,13 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
     public static final class Builder {
         private final String name;
         private int producer;
-        private @Nullable List<Integer> consumers = List.of();
+        private List<Integer> consumers = List.of();
         private int slots = DEFAULT_SLOTS;
         private long slotBytes = DEFAULT_SLOT_BYTES;
         private Delivery delivery = Delivery.LOSSLESS;
         private ReadMode readMode = ReadMode.COPY;
         private Transport transport = Transport.AUTO;
-        private Integer maxPublishBatch;
+        private @Nullable Integer maxPublishBatch;
         private Duration backpressureTimeout = DEFAULT_BACKPRESSURE_TIMEOUT;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private ConsumerFailurePolicy consumerFailurePolicy = ConsumerFailurePolicy.FAIL_CHANNEL;
@@ -227,13 +229,13 @@ public record ChannelSpec(String name, int producer, @Nullable List<Integer> con
             return this;
         }
 
-        public Builder consumers(Integer @Nullable ... devices) {
-            this.consumers = devices == null ? null : java.util.Arrays.asList(devices);
+        public Builder consumers(@Nullable Integer @Nullable ... devices) {
+            this.consumers = devices == null ? List.of() : java.util.Arrays.asList(devices);
             return this;
         }
 
         public Builder consumers(@Nullable List<Integer> devices) {
-            this.consumers = devices;
+            this.consumers = devices == null ? List.of() : devices;
             return this;
         }
 

@@ -8,6 +8,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.IdleStrategy;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ final class DeviceLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(DeviceLoop.class);
     private static final long ERROR_LOG_INTERVAL_NANOS = 5_000_000_000L;
     /** Threads' CPU clocks, or {@code null} where the JVM does not measure them (then wall time stands in). */
-    private static final ThreadMXBean CPU_CLOCKS = cpuClocks();
+    private static final @Nullable ThreadMXBean CPU_CLOCKS = cpuClocks();
 
     private final int device;
     private final int batchSize;
@@ -40,12 +41,12 @@ final class DeviceLoop implements Runnable {
     private volatile PortDriver[] polled = new PortDriver[0];
     private volatile boolean running;
     /** The thread serving the device now; a thread that finds it is not this one stops. */
-    private volatile Thread thread;
+    private volatile @Nullable Thread thread;
     /** When the current port step began (0: between steps), and its port: what the watchdog watches. */
     private volatile long stepSince;
-    private volatile PortDriver stepPort;
+    private volatile @Nullable PortDriver stepPort;
     // the watchdog's view of the listener call in progress (watchdog thread only)
-    private PortDriver watchedPort;
+    private @Nullable PortDriver watchedPort;
     private long watchedCalls;
     private long watchedSince;
     private long watchedCpuSince;
@@ -98,8 +99,8 @@ final class DeviceLoop implements Runnable {
         startThread();
     }
 
-    /** A new loop thread, engaged with every port before it polls. */
-    private void startThread() {
+    /** A new loop thread, engaged with every port before it polls; returns it. */
+    private Thread startThread() {
         Thread t = Channels.listenerThread(this, "seqlink-launcher-" + device + (generation++ == 0 ? "" : "-" + generation));
         synchronized (ports) {
             thread = t;
@@ -110,6 +111,7 @@ final class DeviceLoop implements Runnable {
             }
         }
         t.start();
+        return t;
     }
 
     /**
@@ -141,11 +143,11 @@ final class DeviceLoop implements Runnable {
         }
         stuck.delegate();
         watchedPort = null;
-        startThread();
+        Thread next = startThread();
         log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}, its call {} ms on a CPU); "
                 + "it gets a thread of its own until its rounds are quick again, and thread '{}' serves the device's other consumers "
                 + "(the old one ends when the listener returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since),
-                waiting ? "waiting" : "running", TimeUnit.NANOSECONDS.toMillis(cpu - watchedCpuSince), thread.getName());
+                waiting ? "waiting" : "running", TimeUnit.NANOSECONDS.toMillis(cpu - watchedCpuSince), next.getName());
         return true;
     }
 
@@ -156,7 +158,7 @@ final class DeviceLoop implements Runnable {
         return cpu < 0 ? wallNanos : cpu;
     }
 
-    private static ThreadMXBean cpuClocks() {
+    private static @Nullable ThreadMXBean cpuClocks() {
         try {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             if (threads.isThreadCpuTimeSupported()) {

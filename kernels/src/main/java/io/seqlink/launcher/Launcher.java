@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,7 @@ public final class Launcher implements AutoCloseable {
     private final LauncherSettings settings;
     private final Map<Integer, DeviceLoop> loops = new ConcurrentHashMap<>();
     private volatile boolean running;
-    private Thread watchdog;
+    private @Nullable Thread watchdog;
 
     public Launcher(LauncherSettings settings) {
         this.settings = settings;

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -134,7 +135,7 @@ class KernelCallTest {
     }
 
     /** Runs {@code body} on a thread of its own and returns what it threw (null: nothing). */
-    private static Throwable onAnotherThread(Runnable body) throws InterruptedException {
+    private static @Nullable Throwable onAnotherThread(Runnable body) throws InterruptedException {
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try {

@@ -99,6 +99,12 @@ class BadInputTest {
     }
 
     @Test
+    void nullConsumerDevice() {
+        rejected(valid("null-device").consumers(1, null).build(), "consumers", "consumer device null is not a device ordinal",
+                "0 or more");
+    }
+
+    @Test
     void zeroSlots() {
         rejected(valid("zero-slots").slots(0).maxPublishBatch(1).build(), "slots", "slots is 0", "set slots between 2 and");
     }

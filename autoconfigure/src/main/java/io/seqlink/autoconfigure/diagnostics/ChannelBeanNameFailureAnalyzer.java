@@ -1,6 +1,7 @@
 package io.seqlink.autoconfigure.diagnostics;
 
 import io.seqlink.autoconfigure.channel.ChannelBeans;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionOverrideException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -20,7 +21,7 @@ class ChannelBeanNameFailureAnalyzer extends AbstractFailureAnalyzer<BeanDefinit
     }
 
     @Override
-    protected FailureAnalysis analyze(Throwable rootFailure, BeanDefinitionOverrideException cause) {
+    protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BeanDefinitionOverrideException cause) {
         Object channel = cause.getExistingDefinition().getAttribute(ChannelBeans.CHANNEL_ATTRIBUTE);
         if (channel == null) {
             return null;

@@ -1,6 +1,7 @@
 package io.seqlink.autoconfigure.diagnostics;
 
 import io.seqlink.channel.InvalidChannelSpecException;
+import java.util.Objects;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -12,7 +13,7 @@ class InvalidChannelSpecFailureAnalyzer extends AbstractFailureAnalyzer<InvalidC
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidChannelSpecException cause) {
-        String heading = cause.getMessage().lines().findFirst().orElse("Invalid seqlink channel").replaceAll(":$", "");
+        String heading = Objects.requireNonNullElse(cause.getMessage(), "").lines().findFirst().orElse("Invalid seqlink channel").replaceAll(":$", "");
         return new FailureAnalysis(Violations.description(heading, cause.violations()), Violations.action(cause.violations()),
                 cause);
     }

@@ -185,8 +185,8 @@ public class SeqlinkEndpoint {
                 s.maxLag(), consumers);
     }
 
-    private static @Nullable String lower(@Nullable Enum<?> e) {
-        return e == null ? null : e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    private static String lower(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** What to do with consumers. */

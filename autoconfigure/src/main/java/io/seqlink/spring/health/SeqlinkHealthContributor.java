@@ -3,6 +3,7 @@ package io.seqlink.spring.health;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.channel.PublishChannel;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthContributors;
@@ -29,7 +30,7 @@ public class SeqlinkHealthContributor implements CompositeHealthContributor {
     }
 
     @Override
-    public HealthContributor getContributor(String name) {
+    public @Nullable HealthContributor getContributor(String name) {
         if (TOPOLOGY.equals(name)) {
             return topology;
         }

@@ -9,6 +9,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -38,8 +39,9 @@ public class ChannelListenerAnnotationBeanPostProcessor implements BeanPostProce
 
     private final Set<Class<?>> withoutListeners = ConcurrentHashMap.newKeySet();
     private final List<ChannelListenerEndpoint> pending = new ArrayList<>();
-    private BeanFactory beanFactory;
-    private volatile ChannelListenerEndpointRegistry registry;
+    private @Nullable BeanFactory beanFactory;
+    /** Set once the singletons are instantiated; listeners found before then wait in {@link #pending}. */
+    private volatile @Nullable ChannelListenerEndpointRegistry registry;
 
     @Override
     public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
@@ -88,7 +90,8 @@ public class ChannelListenerAnnotationBeanPostProcessor implements BeanPostProce
 
     @Override
     public void afterSingletonsInstantiated() {
-        ChannelListenerEndpointRegistry r = beanFactory.getBean(ChannelListenerEndpointRegistry.class);
+        BeanFactory factory = Objects.requireNonNull(beanFactory, "Spring calls setBeanFactory before afterSingletonsInstantiated");
+        ChannelListenerEndpointRegistry r = factory.getBean(ChannelListenerEndpointRegistry.class);
         List<ChannelListenerEndpoint> endpoints;
         synchronized (pending) {
             endpoints = List.copyOf(pending);

@@ -14,6 +14,7 @@ import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.RandomAccess;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Calls one {@link ChannelListener} method for one consumer. Runs on the thread that delivers that
@@ -139,14 +140,15 @@ final class ListenerInvoker implements FrameHandler, FrameBatchHandler, DeviceFr
 
     /** A frame valid only while the listener runs. */
     private static final class ScopedFrame implements Frame {
-        Frame delegate;
+        @Nullable Frame delegate;
         boolean open;
 
         private Frame d() {
-            if (!open) {
+            Frame f = delegate;
+            if (!open || f == null) { // null: read from another thread as the listener returned
                 throw new IllegalStateException("seqlink Frame " + KEPT);
             }
-            return delegate;
+            return f;
         }
 
         @Override
@@ -181,7 +183,8 @@ final class ListenerInvoker implements FrameHandler, FrameBatchHandler, DeviceFr
 
         @Override
         public String toString() {
-            return open ? "Frame[" + delegate.channel() + "#" + delegate.sequence() + ", " + delegate.length() + " B]"
+            Frame f = delegate;
+            return open && f != null ? "Frame[" + f.channel() + "#" + f.sequence() + ", " + f.length() + " B]"
                     : "Frame[released]";
         }
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import jcuda.driver.CUdevice_P2PAttribute;
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -207,7 +208,7 @@ final class CudaBackend implements Backend {
      * synchronisation, or loading a module, which waits for work already queued. A wait nothing releases would
      * hold that call for ever (the channel's armed rounds: a released round lands empty, so this is always safe).
      */
-    void releaseWaits(DeviceContext context) {
+    void releaseWaits(@Nullable DeviceContext context) {
         for (CudaStream s : liveStreams) {
             if (context == null || s.context() == context) {
                 s.releaseWait();

@@ -2,6 +2,7 @@ package io.seqlink.backend.cuda;
 
 import io.seqlink.backend.ConsumeBinding;
 import io.seqlink.backend.ConsumeKernel;
+import io.seqlink.backend.Memory;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
@@ -33,7 +34,8 @@ final class CudaConsumeKernel implements ConsumeKernel {
         this.maxBlocks = 2 * stream.context().multiprocessors();
         long control = backend.own(b.control(), "control").at(0, ControlBlock.BYTES, "control");
         long ring = backend.own(b.ring(), "ring").at(0, g.ringBytes(), "ring");
-        long localRing = copyMode ? backend.own(b.localRing(), "localRing").at(0, g.ringBytes(), "localRing") : 0;
+        Memory local = b.localRing(); // set exactly when copyMode
+        long localRing = local != null ? backend.own(local, "localRing").at(0, g.ringBytes(), "localRing") : 0;
         long block = backend.own(b.block(), "block").at(0, ConsumerBlock.BYTES, "block");
         long mirror = backend.own(b.mirror(), "mirror").at(0, ConsumerBlock.BYTES, "mirror");
         CudaDeviceBuffer scratch = (CudaDeviceBuffer) stream.cudaDevice().allocate(KernelArgs.SCRATCH_BYTES);

@@ -5,6 +5,7 @@ import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
 import jcuda.driver.JCudaDriver;
+import org.jspecify.annotations.Nullable;
 
 /** One GPU of the {@link CudaBackend}. */
 final class CudaDevice implements Device {
@@ -20,7 +21,7 @@ final class CudaDevice implements Device {
      */
     static final int HARDWARE_QUEUES = hardwareQueues(System.getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
 
-    static int hardwareQueues(String setting) {
+    static int hardwareQueues(@Nullable String setting) {
         try {
             return setting == null ? 8 : Math.max(1, Math.min(32, Integer.parseInt(setting.trim())));
         } catch (NumberFormatException ex) {

@@ -39,7 +39,8 @@ final class CudaStream implements DeviceStream {
     private final CUdeviceptr srcPointer = new CUdeviceptr();
     private final CUdeviceptr dstPointer = new CUdeviceptr();
     private final List<Runnable> releases = new ArrayList<>();
-    private KernelLaunch writeValueKernel;
+    /** Made on the first write without 64-bit stream memory operations. */
+    private @Nullable KernelLaunch writeValueKernel;
     private volatile boolean closed;
     /** The last wait on pinned host memory, which the host can release by raising the word ({@link #releaseWait}). */
     private @Nullable CudaMappedBuffer waitWord;
@@ -127,14 +128,15 @@ final class CudaStream implements DeviceStream {
                 throw Cu.error(r, "cuStreamWriteValue64", context.ordinal(), "stream '" + name + "'");
             }
         } else {
-            if (writeValueKernel == null) {
-                writeValueKernel = new KernelLaunch(context, "seqlink_write_value", 8, 8);
-                KernelLaunch k = writeValueKernel;
+            KernelLaunch k = writeValueKernel;
+            if (k == null) {
+                k = new KernelLaunch(context, "seqlink_write_value", 8, 8);
+                writeValueKernel = k;
                 releases.add(k::release);
             }
-            writeValueKernel.params.putLong(0, d);
-            writeValueKernel.params.putLong(1, value);
-            writeValueKernel.launch(stream, 1, 1);
+            k.params.putLong(0, d);
+            k.params.putLong(1, value);
+            k.launch(stream, 1, 1);
         }
     }
 

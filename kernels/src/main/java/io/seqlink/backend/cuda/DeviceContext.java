@@ -12,6 +12,7 @@ import jcuda.driver.CUmodule;
 import jcuda.driver.CUstream;
 import jcuda.driver.CUstream_flags;
 import jcuda.driver.JCudaDriver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One device's driver state: its primary context (retained once, released at close), the seqlink
@@ -28,7 +29,8 @@ final class DeviceContext implements AutoCloseable {
     private static final ThreadLocal<CurrentContext> CURRENT = ThreadLocal.withInitial(CurrentContext::new);
 
     private static final class CurrentContext {
-        CUcontext context;
+        /** {@code null}: none set through seqlink on this thread. */
+        @Nullable CUcontext context;
     }
 
     private final int ordinal;

@@ -7,6 +7,7 @@ import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.SlotHeader;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The consume step in Java: one acquire read of {@code publish_seq} (then, for an armed round, one acquire read
@@ -19,7 +20,8 @@ final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, Emula
     private final EmulatedDevice device;
     private final EmulatedMemory control;
     private final EmulatedMemory ring;
-    private final EmulatedMemory localRing;
+    /** The local ring to copy into; {@code null} in direct mode. */
+    private final @Nullable EmulatedMemory localRing;
     private final EmulatedMemory block;
     private final EmulatedMappedBuffer mirror;
     private final RingGeometry geometry;

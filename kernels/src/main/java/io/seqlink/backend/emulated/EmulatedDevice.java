@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One emulated device: its memory, its streams, which peers' memory it may address, and its fault
@@ -30,7 +31,7 @@ final class EmulatedDevice implements Device {
     private final AtomicInteger pendingLaunchFailures = new AtomicInteger();
     /** Frames the publish steps' host mirror runs ahead of publish_seq (EmulatedFaults.runMirrorAhead). */
     private volatile long mirrorLead;
-    private volatile DeviceException failure;
+    private volatile @Nullable DeviceException failure;
 
     EmulatedDevice(EmulatedBackend backend, int ordinal, EmulatedTopology topology) {
         this.backend = backend;
@@ -106,7 +107,7 @@ final class EmulatedDevice implements Device {
 
     // ---- faults ------------------------------------------------------------------------------
 
-    DeviceException failure() {
+    @Nullable DeviceException failure() {
         return failure;
     }
 

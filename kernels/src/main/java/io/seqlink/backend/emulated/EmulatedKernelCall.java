@@ -11,6 +11,7 @@ import io.seqlink.backend.PublishKernel;
 import io.seqlink.layout.ConsumerBlock;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A user kernel bound to an emulated stream: each launch queues the kernel's Java twin with a copy of the
@@ -32,12 +33,13 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
 
     EmulatedKernelCall(EmulatedStream stream, KernelModule module, String kernel, KernelParam[] params) {
         super(kernel, stream, params);
-        this.twin = module.emulated(kernel);
+        EmulatedKernel twin = module.emulated(kernel);
         if (twin == null) {
             throw new IllegalArgumentException("kernel module '" + module.name() + "' has no Java twin for kernel '" + kernel
                     + "', which the emulated backend runs in its place; register one with KernelModule.builder(...).emulated(\""
                     + kernel + "\", invocation -> ...)");
         }
+        this.twin = twin;
         this.stream = stream;
         this.device = stream.emulatedDevice();
         this.kinds = params();
@@ -120,7 +122,7 @@ final class EmulatedKernelCall extends AbstractKernelCall implements EmulatedStr
 
     @Override
     public void run(EmulatedStream.Command c) {
-        Launch launch = (Launch) c.r0;
+        Launch launch = (Launch) EmulatedStream.Command.held(c.r0);
         try {
             device.beforeLaunch(kernel());
             for (int i = 0; i < kinds.length; i++) {

@@ -13,6 +13,7 @@ import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An emulated stream: a bounded ring of preallocated commands executed strictly in order, so stream
@@ -38,10 +39,10 @@ final class EmulatedStream implements DeviceStream {
 
     /** A preallocated command slot; refs are cleared after execution. */
     static final class Command {
-        Task task;
-        Object r0;
-        Object r1;
-        Object r2;
+        @Nullable Task task;
+        @Nullable Object r0;
+        @Nullable Object r1;
+        @Nullable Object r2;
         long a;
         long b;
         long c;
@@ -49,7 +50,8 @@ final class EmulatedStream implements DeviceStream {
         long e;
         long f;
 
-        void set(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
+        void set(Task task, @Nullable Object r0, @Nullable Object r1, @Nullable Object r2, long a, long b, long c, long d,
+                long e, long f) {
             this.task = task;
             this.r0 = r0;
             this.r1 = r1;
@@ -60,6 +62,11 @@ final class EmulatedStream implements DeviceStream {
             this.d = d;
             this.e = e;
             this.f = f;
+        }
+
+        /** {@code ref}, a reference of this command that its task set: refs are cleared only once it ran. */
+        static Object held(@Nullable Object ref) {
+            return Objects.requireNonNull(ref, "a queued command holds the references its task set");
         }
     }
 
@@ -73,8 +80,8 @@ final class EmulatedStream implements DeviceStream {
         this.device = device;
         this.name = name;
         this.queue = new StreamQueue(device, name, topology);
-        this.copyTask = c -> device.copy((EmulatedMemory) c.r0, c.a, (EmulatedMemory) c.r1, c.b, c.c);
-        this.writeValueTask = c -> device.writeValue((EmulatedMemory) c.r0, c.a, c.b);
+        this.copyTask = c -> device.copy((EmulatedMemory) Command.held(c.r0), c.a, (EmulatedMemory) Command.held(c.r1), c.b, c.c);
+        this.writeValueTask = c -> device.writeValue((EmulatedMemory) Command.held(c.r0), c.a, c.b);
     }
 
     @Override
@@ -150,7 +157,8 @@ final class EmulatedStream implements DeviceStream {
     }
 
     /** Queues one command; runs it right away in inline mode unless the stream is stalled. */
-    void enqueue(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
+    void enqueue(Task task, @Nullable Object r0, @Nullable Object r1, @Nullable Object r2, long a, long b, long c, long d,
+            long e, long f) {
         queue.enqueue(task, r0, r1, r2, a, b, c, d, e, f);
     }
 

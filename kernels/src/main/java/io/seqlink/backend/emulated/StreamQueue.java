@@ -3,8 +3,10 @@ package io.seqlink.backend.emulated;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.emulated.EmulatedStream.Command;
 import io.seqlink.backend.emulated.EmulatedStream.Task;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The command ring of an {@link EmulatedStream} and its draining: commands run strictly in order, on the
@@ -21,7 +23,8 @@ final class StreamQueue {
     private final boolean threaded;
     private final ReentrantLock enqueueLock = new ReentrantLock();
     private final ReentrantLock drainLock = new ReentrantLock();
-    private final Thread worker;
+    /** The thread that drains a threaded stream; {@code null} inline. */
+    private final @Nullable Thread worker;
     /** Runs once its word passed ({@link #passes}); the wait itself has no effect. */
     private final Task waitTask = c -> { };
     /** The command the inline fast path runs; used only under {@link #drainLock}. */
@@ -31,7 +34,7 @@ final class StreamQueue {
     private volatile long tail;
     private volatile boolean stalled;
     private volatile boolean closed;
-    private volatile DeviceException failure;
+    private volatile @Nullable DeviceException failure;
 
     StreamQueue(EmulatedDevice device, String name, EmulatedTopology topology) {
         this.device = device;
@@ -79,7 +82,8 @@ final class StreamQueue {
     }
 
     /** Queues one command; runs it right away in inline mode unless the stream is stalled. */
-    void enqueue(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
+    void enqueue(Task task, @Nullable Object r0, @Nullable Object r1, @Nullable Object r2, long a, long b, long c, long d,
+            long e, long f) {
         throwIfFailed();
         checkOpen();
         if (!threaded && runNow(task, r0, r1, r2, a, b, c, d, e, f)) {
@@ -89,7 +93,8 @@ final class StreamQueue {
     }
 
     /** Puts one command into the ring (waiting while it is full), then drains inline or wakes the worker. */
-    private void queue(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
+    private void queue(Task task, @Nullable Object r0, @Nullable Object r1, @Nullable Object r2, long a, long b, long c,
+            long d, long e, long f) {
         enqueueLock.lock();
         try {
             long t = tail;
@@ -118,7 +123,8 @@ final class StreamQueue {
      * ring). Stream order holds: nothing was queued before it, and whatever other threads queue while
      * it runs is drained after it, here or by {@link #drain()}. False when the command must be queued.
      */
-    private boolean runNow(Task task, Object r0, Object r1, Object r2, long a, long b, long c, long d, long e, long f) {
+    private boolean runNow(Task task, @Nullable Object r0, @Nullable Object r1, @Nullable Object r2, long a, long b, long c,
+            long d, long e, long f) {
         if (stalled || head != tail || !drainLock.tryLock()) {
             return false;
         }
@@ -185,7 +191,7 @@ final class StreamQueue {
             // kernel touching freed memory would fail the whole device stickily.
             if (failure == null && !closed) {
                 device.checkUsable();
-                cmd.task.run(cmd);
+                Objects.requireNonNull(cmd.task, "a queued command has its task until it ran").run(cmd);
             }
         } catch (DeviceException ex) {
             failure = ex;
@@ -193,8 +199,10 @@ final class StreamQueue {
                 device.markFailed(ex);
             }
         } catch (RuntimeException ex) {
-            failure = new DeviceException("CUDA_ERROR_LAUNCH_FAILED", "stream '" + name + "'", device.ordinal(), true, ex.toString());
-            device.markFailed(failure);
+            DeviceException failed = new DeviceException("CUDA_ERROR_LAUNCH_FAILED", "stream '" + name + "'", device.ordinal(),
+                    true, ex.toString());
+            failure = failed;
+            device.markFailed(failed);
         } finally {
             cmd.task = null;
             cmd.r0 = null;

@@ -12,9 +12,11 @@ import io.seqlink.channel.producer.ProducerAdmission;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +38,8 @@ final class ChannelLife implements ProducerAdmission {
 
     private static final Logger log = LoggerFactory.getLogger(ChannelLife.class);
 
-    /** A state and, once failed, why. Replaced as a whole. */
-    private record Phase(ChannelState state, Throwable failure) {
+    /** A state and, once failed, why ({@code null} in every other state). Replaced as a whole. */
+    private record Phase(ChannelState state, @Nullable Throwable failure) {
     }
 
     private static final Phase OPEN = new Phase(ChannelState.OPEN, null);
@@ -55,7 +57,7 @@ final class ChannelLife implements ProducerAdmission {
     private volatile boolean admitListeners;
     /** {@code publish_seq} as the mirror last showed it, kept when the mirror is freed; -1 while open. */
     private volatile long finalPublished = -1;
-    private volatile DrainReport finalReport;
+    private volatile @Nullable DrainReport finalReport;
 
     ChannelLife(DefaultPublishChannel channel, ChannelEvents events, int ports) {
         this.channel = channel;
@@ -73,18 +75,23 @@ final class ChannelLife implements ProducerAdmission {
 
     @Override
     public ChannelState state() {
-        return phase.get().state();
+        return phase().state();
     }
 
-    Throwable failure() {
-        return phase.get().failure();
+    @Nullable Throwable failure() {
+        return phase().failure();
+    }
+
+    /** The phase now: it starts {@code OPEN} and only compare-and-set replaces it, always with a phase. */
+    private Phase phase() {
+        return Objects.requireNonNull(phase.get(), "phase");
     }
 
     // ---- transitions --------------------------------------------------------------------------
 
     /** OPEN to DRAINING; {@code admitListeners}: seqlink's listener threads may still produce. False unless it was open. */
     boolean beginDrain(boolean admit) {
-        Phase p = phase.get();
+        Phase p = phase();
         if (p.state() != ChannelState.OPEN) {
             return false;
         }
@@ -102,7 +109,7 @@ final class ChannelLife implements ProducerAdmission {
      */
     @Override
     public ChannelFailedException fail(Throwable cause, int device) {
-        for (Phase p = phase.get(); p.state() != ChannelState.FAILED && p.state() != ChannelState.CLOSED; p = phase.get()) {
+        for (Phase p = phase(); p.state() != ChannelState.FAILED && p.state() != ChannelState.CLOSED; p = phase()) {
             if (phase.compareAndSet(p, new Phase(ChannelState.FAILED, cause))) {
                 for (DefaultConsumerPort port : channel.portArray()) {
                     port.stop();
@@ -118,7 +125,7 @@ final class ChannelLife implements ProducerAdmission {
 
     /** DRAINING (or OPEN) to CLOSED; a failed channel stays FAILED. */
     private void toClosed() {
-        for (Phase p = phase.get(); p.state() == ChannelState.OPEN || p.state() == ChannelState.DRAINING; p = phase.get()) {
+        for (Phase p = phase(); p.state() == ChannelState.OPEN || p.state() == ChannelState.DRAINING; p = phase()) {
             if (phase.compareAndSet(p, new Phase(ChannelState.CLOSED, null))) {
                 return;
             }
@@ -158,9 +165,9 @@ final class ChannelLife implements ProducerAdmission {
     /** Throws what a producer call on a channel that refuses it throws. */
     @Override
     public void throwUnusable(String call, String detail) {
-        Phase p = phase.get();
+        Phase p = phase();
         if (p.state() == ChannelState.FAILED) {
-            throw new ChannelFailedException(channel.name(), p.failure());
+            throw new ChannelFailedException(channel.name(), Objects.requireNonNull(p.failure(), "a failed phase has its cause"));
         }
         throw new IllegalStateException(call + ": channel '" + channel.name() + "' is " + p.state().name().toLowerCase() + detail
                 + "; open a new channel to publish again");
@@ -197,7 +204,7 @@ final class ChannelLife implements ProducerAdmission {
         return finalPublished;
     }
 
-    DrainReport finalReport() {
+    @Nullable DrainReport finalReport() {
         return finalReport;
     }
 

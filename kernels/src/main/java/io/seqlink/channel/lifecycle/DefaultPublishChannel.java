@@ -22,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -65,7 +66,8 @@ final class DefaultPublishChannel implements PublishChannel {
             ProducerView view = new PortView();
             for (int i = 0; i < ports.length; i++) {
                 int device = consumerDevices.get(i);
-                ports[i] = new DefaultConsumerPort(backend, spec, device, transports.get(device), producer.control(), producer.ring(),
+                Transport transport = Objects.requireNonNull(transports.get(device), "Channels.open checked every consumer's");
+                ports[i] = new DefaultConsumerPort(backend, spec, device, transport, producer.control(), producer.ring(),
                         producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause));
             }
             producer.bindPublish(spec.maxPublishBatch(), pushTargets);

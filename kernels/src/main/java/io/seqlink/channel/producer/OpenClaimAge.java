@@ -1,5 +1,6 @@
 package io.seqlink.channel.producer;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -18,11 +19,16 @@ final class OpenClaimAge {
 
     /** Nanoseconds since a snapshot first saw {@code sequence} open (0 at this first sighting). */
     long openNanos(long sequence, long nowNanos) {
-        Sighting s = last.get();
+        Sighting s = sighting();
         if (s.sequence() != sequence) {
             last.compareAndSet(s, new Sighting(sequence, nowNanos)); // a racing snapshot's sighting of the same claim may win
-            s = last.get();
+            s = sighting();
         }
         return s.sequence() == sequence ? Math.max(0, nowNanos - s.sinceNanos()) : 0;
+    }
+
+    /** The last sighting: there is always one (the initial one; compare-and-set replaces it with another). */
+    private Sighting sighting() {
+        return Objects.requireNonNull(last.get(), "last");
     }
 }

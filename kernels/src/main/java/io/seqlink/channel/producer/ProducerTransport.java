@@ -12,6 +12,7 @@ import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,7 +43,8 @@ public final class ProducerTransport {
     /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
     private final @Nullable MappedBuffer doorbells;
     private final ByteBuffer[] stagingViews;
-    private PublishKernel publishKernel;
+    /** Bound by {@link #bindPublish}, which the channel calls before it opens. */
+    private @Nullable PublishKernel publishKernel;
 
     /** Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure). */
     public ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, List<AutoCloseable> resources) {
@@ -94,7 +96,7 @@ public final class ProducerTransport {
     }
 
     void publish(int count) {
-        publishKernel.enqueue(count);
+        Objects.requireNonNull(publishKernel, "the channel binds the publish step before it opens").enqueue(count);
     }
 
     /** {@code publish_seq} as the host mirror shows it; the caller keeps the memory alive. */

@@ -9,6 +9,7 @@ import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.layout.ConsumerBlock;
 import java.lang.reflect.Proxy;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,7 +42,7 @@ class ArmedRoundLandingTest {
                     case "waitValueAtLeast" -> null;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
-        armed = ArmedRound.of(doorbells, mirror, stream, Long.MAX_VALUE);
+        armed = Objects.requireNonNull(ArmedRound.of(doorbells, mirror, stream, Long.MAX_VALUE), "the test gives it doorbells");
     }
 
     @AfterEach

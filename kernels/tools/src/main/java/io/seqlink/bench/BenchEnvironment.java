@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One runtime for the whole harness run (opening a CUDA backend costs a driver initialisation and
@@ -247,7 +248,7 @@ final class BenchEnvironment implements AutoCloseable {
     }
 
     /** Closes a scenario's channel without letting a failure there hide the scenario's result. */
-    static void closeQuietly(PublishChannel ch) {
+    static void closeQuietly(@Nullable PublishChannel ch) {
         if (ch == null) {
             return;
         }

@@ -11,6 +11,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The harness's command line, parsed and checked. Every bad value raises a {@link BadOptionException}
@@ -40,7 +41,7 @@ record BenchOptions(
         int pipelineRows,
         ReadMode pipelineReadMode,
         long copyBytes,
-        String comparator,
+        @Nullable String comparator,
         long comparatorTimeoutNanos,
         int emulatedDevices,
         EmulatedTopology.StreamMode emulatedStreams,
@@ -175,7 +176,7 @@ record BenchOptions(
         int pipelineRows = 64;
         ReadMode pipelineReadMode = ReadMode.DIRECT;
         long copyBytes;
-        String comparator;
+        @Nullable String comparator;
         long comparatorTimeout = 300_000_000_000L;
         int emulatedDevices = 4;
         EmulatedTopology.StreamMode emulatedStreams = EmulatedTopology.StreamMode.INLINE;

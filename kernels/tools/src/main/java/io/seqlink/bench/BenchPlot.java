@@ -32,6 +32,7 @@ import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The plot of the run as SVG, drawn by JFreeChart into JFreeSVG: latency percentiles of the cycle
@@ -50,7 +51,7 @@ final class BenchPlot {
     private static final Color PEER_COLOR = new Color(0x2ca02c);
     private static final Color COPY_COLOR = new Color(0x7f7f7f);
     private static final Color TARGET_COLOR = new Color(0xd62728);
-    private static final float[] SOLID = null;
+    private static final float @Nullable [] SOLID = null;
     private static final float[] DASHED = {6, 3};
     private static final float[] DOTTED = {2, 3};
 
@@ -67,7 +68,7 @@ final class BenchPlot {
     }
 
     /** A named line of (frame size, value) points. */
-    record Series(String name, Color color, float[] dash, List<double[]> points) {
+    record Series(String name, Color color, float @Nullable [] dash, List<double[]> points) {
     }
 
     static String render(Results r, String title) {
@@ -195,12 +196,12 @@ final class BenchPlot {
         return m;
     }
 
-    private static Stroke stroke(float width, float[] dash) {
+    private static Stroke stroke(float width, float @Nullable [] dash) {
         return dash == null ? new BasicStroke(width)
                 : new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, dash, 0f);
     }
 
-    private static Series cycleSeries(Results r, String impl, String name, Color color, float[] dash, TreeSet<Long> sizes,
+    private static Series cycleSeries(Results r, String impl, String name, Color color, float @Nullable [] dash, TreeSet<Long> sizes,
             ToDoubleFunction<Percentiles> pick) {
         List<double[]> pts = new ArrayList<>();
         for (long s : sizes) {
@@ -210,7 +211,7 @@ final class BenchPlot {
     }
 
     private static Series tpSeries(Results r, String impl, String mode, String name, Color color, TreeSet<Long> sizes,
-            float[] dash) {
+            float @Nullable [] dash) {
         List<double[]> pts = new ArrayList<>();
         for (long s : sizes) {
             r.throughput(impl, mode, s).ifPresent(t -> add(pts, s, t.gbPerS()));

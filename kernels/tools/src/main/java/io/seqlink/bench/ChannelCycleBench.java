@@ -43,7 +43,7 @@ final class ChannelCycleBench {
             LongSupplier acknowledged = port::acknowledged; // built once: a method reference per frame could allocate
             LatencyHistogram latency = new LatencyHistogram();
             long total = (long) warmup + frames;
-            ConsumerSnapshot before = null;
+            ConsumerSnapshot before = port.snapshot(); // replaced after the warm-up
             long allocBefore = -1;
             for (long i = 1; i <= total; i++) {
                 if (i == warmup + 1) {

@@ -49,7 +49,7 @@ final class ComparatorReport {
      */
     static ComparatorReport parse(String json) {
         JsonNode root = ReportJson.read(json);
-        if (!root.isObject() || !"seqlink-cycle-bench".equals(text(root, "tool", null))) {
+        if (!root.isObject() || !"seqlink-cycle-bench".equals(text(root, "tool", ""))) {
             throw new IllegalArgumentException("not a seqlink-cycle-bench document (no \"tool\":\"seqlink-cycle-bench\")");
         }
         ComparatorReport r = new ComparatorReport(root);

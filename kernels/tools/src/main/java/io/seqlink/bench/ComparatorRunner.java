@@ -38,7 +38,7 @@ final class ComparatorRunner {
     }
 
     /** The binary named by the option ({@code none} disables), the environment, or the first candidate that exists. */
-    static Optional<Path> locate(String option) {
+    static Optional<Path> locate(@Nullable String option) {
         if (option != null) {
             if (option.equalsIgnoreCase("none")) {
                 return Optional.empty();

@@ -61,7 +61,7 @@ final class HostListenerBench {
             LongSupplier done = () -> Math.min(check.handled(), port.acknowledged());
             Memory ring = ch.ring();
             LatencyHistogram latency = new LatencyHistogram();
-            ConsumerSnapshot before = null;
+            ConsumerSnapshot before = port.snapshot(); // replaced after the warm-up
             long allocBefore = -1;
             for (long s = 1; s <= total; s++) {
                 if (s == warmup + 1) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The sample-like pipeline, expand -> publish -> infer + checksum -> ack (the tools' own workload,
@@ -146,7 +147,7 @@ final class PipelineBench {
         final DeviceBuffer weights;
         final DeviceBuffer y;
         final DeviceBuffer plainRing;
-        final DeviceBuffer localRing;
+        final @Nullable DeviceBuffer localRing;
         final MappedBuffer sums;
         final DeviceStream ps;
         final DeviceStream cs;

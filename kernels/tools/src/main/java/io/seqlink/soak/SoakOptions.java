@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * @param json             where to write the JSON report, or {@code null}
  */
 public record SoakOptions(BackendSelection backend, Duration duration, long frames, int consumers, int slots, int slotBytes,
-        Delivery delivery, double stallProbability, StreamMode streamMode, long maxRate, long seed, Duration sampleInterval,
+        Delivery delivery, double stallProbability, StreamMode streamMode, long maxRate, long seed, @Nullable Duration sampleInterval,
         @Nullable Path json) {
 
     public static final String USAGE = """

@@ -180,16 +180,18 @@ public final class SoakRun {
             }
             int device = consumers.get(random.nextInt(consumers.size()));
             ConsumerPort port = channel.consumer(device);
-            boolean streamStall = emulated != null && device != channel.spec().producer() && random.nextBoolean();
+            // the backend to stall the consumer's stream on (emulated only), or null: pause the port instead
+            EmulatedBackend streamStall = emulated != null && device != channel.spec().producer() && random.nextBoolean()
+                    ? emulated : null;
             chaosEvents.incrementAndGet();
-            if (streamStall) {
-                emulated.faults().stallStreams(device, "consumer");
+            if (streamStall != null) {
+                streamStall.faults().stallStreams(device, "consumer");
             } else {
                 port.pause();
             }
             LockSupport.parkNanos(random.nextLong(3_000_000));
-            if (streamStall) {
-                emulated.faults().resumeDevice(device);
+            if (streamStall != null) {
+                streamStall.faults().resumeDevice(device);
             } else {
                 port.resume();
             }

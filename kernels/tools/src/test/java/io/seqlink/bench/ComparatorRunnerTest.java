@@ -36,6 +36,7 @@ class ComparatorRunnerTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.problem()).isNull();
+        assertThat(run.report()).isNotNull();
         assertThat(run.report().cycles).isNotEmpty();
         assertThat(Files.readString(args).trim()).isEqualTo("--mode cycle --sizes 64");
         assertThat(ReportJson.read(ReportJson.writeSnakeCase(run)).has("document")).isTrue();

@@ -1,6 +1,8 @@
 package io.seqlink.ucx;
 
 import io.seqlink.error.SeqlinkException;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** UCX's libraries are missing or do not match the JUCX binding; {@link #info()} says what was found. */
 public class UcxUnavailableException extends SeqlinkException {
@@ -9,8 +11,8 @@ public class UcxUnavailableException extends SeqlinkException {
 
     private final transient UcxInfo info;
 
-    public UcxUnavailableException(UcxInfo info, Throwable cause) {
-        super(info.problem(), cause);
+    public UcxUnavailableException(UcxInfo info, @Nullable Throwable cause) {
+        super(Objects.requireNonNullElse(info.problem(), info.describe()), cause);
         this.info = info;
     }
 

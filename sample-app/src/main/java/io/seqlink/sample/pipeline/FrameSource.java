@@ -2,6 +2,7 @@ package io.seqlink.sample.pipeline;
 
 import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -25,7 +26,7 @@ public final class FrameSource implements SmartLifecycle {
     private final Pipeline pipeline;
     private final double rate;
     private volatile boolean running;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public FrameSource(Pipeline pipeline) {
         this.pipeline = pipeline;

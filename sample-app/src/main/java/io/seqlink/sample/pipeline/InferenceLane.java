@@ -8,6 +8,7 @@ import io.seqlink.backend.Memory;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.PublishChannel;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,8 +56,8 @@ final class InferenceLane implements AutoCloseable {
     private final PipelineStatistics.DeviceStatistics stats;
 
     // launcher thread of this device
-    private SampleWork work;
-    private DeviceStream workStream;
+    private @Nullable SampleWork work;
+    private @Nullable DeviceStream workStream;
     private long lastFrame;
     private long records;
 
@@ -140,9 +141,11 @@ final class InferenceLane implements AutoCloseable {
      */
     void infer(DeviceFrames frames) {
         DeviceStream stream = frames.stream();
-        if (stream != workStream) {
+        SampleWork work = this.work;
+        if (work == null || stream != workStream) {
             workStream = stream;
             work = new SampleWork(stream);
+            this.work = work;
         }
         Memory ring = frames.memory();
         long before = records;
@@ -240,7 +243,7 @@ final class InferenceLane implements AutoCloseable {
         closeQuietly(weights, staging, done, forwarded);
     }
 
-    private static void closeQuietly(AutoCloseable... resources) {
+    private static void closeQuietly(@Nullable AutoCloseable... resources) {
         for (AutoCloseable r : resources) {
             if (r != null) {
                 try {

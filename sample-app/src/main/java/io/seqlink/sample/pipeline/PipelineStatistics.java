@@ -140,7 +140,7 @@ public final class PipelineStatistics {
         return forwardingErrors.get();
     }
 
-    public String lastFailure() {
+    public @Nullable String lastFailure() {
         return lastFailure.get();
     }
 

@@ -5,6 +5,7 @@ import io.seqlink.channel.Frame;
 import io.seqlink.spring.listener.ListenerContext;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,7 +120,7 @@ public final class ResultCollector {
         }
     }
 
-    private void fail(PipelineStatistics.DeviceStatistics device, String message) {
+    private void fail(PipelineStatistics.@Nullable DeviceStatistics device, String message) {
         if (device != null) {
             device.failure();
         }

@@ -3,6 +3,7 @@ package io.seqlink.sample.pipeline;
 import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -24,7 +25,7 @@ public final class ResultForwarder implements SmartLifecycle {
 
     private final Pipeline pipeline;
     private volatile boolean running;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public ResultForwarder(Pipeline pipeline) {
         this.pipeline = pipeline;

@@ -2,6 +2,7 @@ package io.seqlink.sample.web;
 
 import io.seqlink.channel.ChannelFailedException;
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -39,7 +40,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     /** Malformed JSON (or none where a JSON object was expected): say so, with an example. */
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
+    protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
         ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The request body is not a JSON object: "
                 + firstLine(ex.getMostSpecificCause().getMessage()) + ". Fix: send a JSON object such as {\"count\": 100}.");
@@ -49,7 +50,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, p, headers, HttpStatus.BAD_REQUEST, request);
     }
 
-    private static String firstLine(String message) {
+    private static String firstLine(@Nullable String message) {
         if (message == null) {
             return "unreadable";
         }

@@ -119,7 +119,7 @@ public class FramesController {
     }
 
     /** Where the docs explain a stop: a full pipeline is a lagging consumer; a closed one is the service stopping. */
-    static URI help(FramePreprocessor.Stop stop) {
+    static @Nullable URI help(FramePreprocessor.Stop stop) {
         String docs = "https://github.com/seqlink/seqlink/blob/main/docs/";
         return switch (stop) {
             case NO_CREDIT, BACK_PRESSURED -> URI.create(docs + "troubleshooting.md#a-lagging-consumer");

@@ -17,9 +17,9 @@ class FramesControllerHelpTests {
 
     @Test
     void aServiceThatIsStoppingLinksToShutdownNotToALaggingConsumer() {
-        assertThat(FramesController.help(Stop.CLOSED).toString()).endsWith("operations.md#shutdown")
+        assertThat(String.valueOf(FramesController.help(Stop.CLOSED))).endsWith("operations.md#shutdown")
                 .doesNotContain("lagging");
-        assertThat(FramesController.help(Stop.FAILED).toString()).endsWith("operations.md#health");
+        assertThat(String.valueOf(FramesController.help(Stop.FAILED))).endsWith("operations.md#health");
         assertThat(FramesController.help(Stop.BUSY)).as("other injections: nothing to read up on").isNull();
     }
 }

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -105,6 +106,11 @@ public final class UcxBridges implements SmartLifecycle {
         return v;
     }
 
+    /** An address {@link #validate} accepted. */
+    private static InetSocketAddress validAddress(@Nullable String address) {
+        return Objects.requireNonNull(parse(address), "validate() rejects an address that is not host:port");
+    }
+
     /** {@code host:port} as an address, or {@code null} when {@code address} is missing or not of that form. */
     static @Nullable InetSocketAddress parse(@Nullable String address) {
         if (address == null) {
@@ -126,10 +132,10 @@ public final class UcxBridges implements SmartLifecycle {
         }
         if (role == BridgeSnapshot.Role.SEND) {
             properties.senders().forEach((name, s) -> bridges.put(name, transport.openSender(runtime.channel(name).orElseThrow(),
-                    s.consumerDevice(), parse(s.peer()), properties.link().settings(s.window()))));
+                    s.consumerDevice(), validAddress(s.peer()), properties.link().settings(s.window()))));
         } else {
             properties.receivers().forEach((name, r) -> bridges.put(name, transport.openReceiver(
-                    runtime.channel(name).orElseThrow(), parse(r.listen()), properties.link().settings(r.window()))));
+                    runtime.channel(name).orElseThrow(), validAddress(r.listen()), properties.link().settings(r.window()))));
         }
         running = true;
     }

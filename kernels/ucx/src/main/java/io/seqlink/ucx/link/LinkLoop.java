@@ -3,6 +3,7 @@ package io.seqlink.ucx.link;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.LinkState;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -34,6 +35,11 @@ public abstract class LinkLoop implements Runnable {
     protected final LinkStatus status;
     protected final String name;
     protected @Nullable UcpWorker worker;
+
+    /** The link's worker, for link code: it runs on the link thread only after {@link #run()} made the worker. */
+    protected final UcpWorker worker() {
+        return Objects.requireNonNull(worker, "the link thread makes its worker before any link code runs");
+    }
     private final CountDownLatch opened = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile @Nullable Throwable openFailure;
@@ -186,7 +192,7 @@ public abstract class LinkLoop implements Runnable {
                 return false;
             }
             try {
-                worker.progress();
+                worker().progress();
             } catch (Exception ex) {
                 // a callback's UCX call on the endpoint being closed: the close goes on
             }

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
@@ -162,7 +163,7 @@ public final class ReceiverLink extends LinkLoop {
         if (landingProblem != null) {
             failure = landingProblem;
         }
-        work += report(now);
+        work += report(endpoint, now);
         if (senderBeat != lastSenderBeat) {
             lastSenderBeat = senderBeat;
             status.peerBeat(now);
@@ -176,7 +177,7 @@ public final class ReceiverLink extends LinkLoop {
     private void accept(UcpConnectionRequest request, long now) {
         try {
             int gen = generation;
-            UcpEndpoint ep = worker.newEndpoint(new UcpEndpointParams().setConnectionRequest(request).setPeerErrorHandlingMode()
+            UcpEndpoint ep = worker().newEndpoint(new UcpEndpointParams().setConnectionRequest(request).setPeerErrorHandlingMode()
                     .setName(name).setErrorHandler((e, code, message) -> {
                         if (gen == generation && e.equals(endpoint) && failure == null) {
                             failure = "endpoint error: " + message;
@@ -219,6 +220,11 @@ public final class ReceiverLink extends LinkLoop {
      * Takes the accepted handshake once the previous connection is closed and every receive it started
      * into the landing ring has ended, so no byte of an older connection can land after this one's.
      */
+    /** The handshake being accepted: {@link #completeHandshake} runs only with one, which progress may only replace. */
+    private Pending accepted() {
+        return Objects.requireNonNull(accepting, "accepting");
+    }
+
     private int completeHandshake(long now) {
         if (endpoint != null) {
             lose("a new connection from the sender replaced this one");
@@ -227,14 +233,14 @@ public final class ReceiverLink extends LinkLoop {
             if (now - acceptDeadlineNanos >= 0) {
                 log.warn("seqlink UCX channel '{}': receives of the lost connection did not end within {}; the sender "
                         + "will connect again", local.name(), settings.connectTimeout());
-                closeEndpoint(accepting.endpoint(), false);
+                closeEndpoint(accepted().endpoint(), false);
                 accepting = null;
                 acceptingHello = null;
             }
             return 0;
         }
-        Pending from = accepting;
-        Handshake.Hello h = acceptingHello;
+        Pending from = accepted(); // read after lose() and drain(): a handshake during their progress replaced it
+        Handshake.Hello h = Objects.requireNonNull(acceptingHello, "set with accepting");
         accepting = null;
         acceptingHello = null;
         generation++;
@@ -271,14 +277,14 @@ public final class ReceiverLink extends LinkLoop {
         return null;
     }
 
-    /** Sends the STATUS back when it moved, or at a heartbeat. */
-    private int report(long now) {
+    /** Sends the STATUS back on the connection's endpoint {@code ep} when it moved, or at a heartbeat. */
+    private int report(UcpEndpoint ep, long now) {
         long consumed = intake.consumed();
         long received = intake.received();
         if (consumed == reportedConsumed && received == reportedReceived && now - nextStatusNanos < 0) {
             return 0;
         }
-        if (!LinkMessages.sendControl(endpoint, control, LinkMessages.STATUS, connection, received, consumed, ++beat)) {
+        if (!LinkMessages.sendControl(ep, control, LinkMessages.STATUS, connection, received, consumed, ++beat)) {
             return 0; // every header buffer still in flight: the next pass sends the newest state
         }
         reportedConsumed = consumed;
@@ -326,7 +332,7 @@ public final class ReceiverLink extends LinkLoop {
                 return false;
             }
             try {
-                worker.progress();
+                worker().progress();
             } catch (Exception ex) {
                 return false;
             }
@@ -361,7 +367,7 @@ public final class ReceiverLink extends LinkLoop {
         if (endpoint != null) {
             reportedConsumed = -1;
             try {
-                report(now); // the last credit, then BYE after it on the same endpoint, then a flushing close
+                report(endpoint, now); // the last credit, then BYE after it on the same endpoint, then a flushing close
                 LinkMessages.sendControl(endpoint, control, LinkMessages.BYE, connection, LinkMessages.BYE_CLOSING, 0, 0);
             } catch (UcxException ex) {
                 // the sender is gone already; it resends what it never heard of

@@ -4,6 +4,7 @@ import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.LinkState;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
@@ -162,7 +163,7 @@ public final class SenderLink extends LinkLoop {
         welcome = null;
         bye = 0;
         try {
-            endpoint = worker.newEndpoint(new UcpEndpointParams().setSocketAddress(peer).setPeerErrorHandlingMode()
+            endpoint = worker().newEndpoint(new UcpEndpointParams().setSocketAddress(peer).setPeerErrorHandlingMode()
                     .setName(name).setErrorHandler((ep, code, message) -> fail(gen, "endpoint error: " + message)));
             hello = Handshake.encode(new Handshake.Hello(channel, epoch, connection, window.window(), window.slotBytes(),
                     window.credited() + 1, window.staged()));
@@ -208,6 +209,11 @@ public final class SenderLink extends LinkLoop {
         everConnected = true;
     }
 
+    /** The connection's endpoint: made before the handshake, cleared only by {@link #drop}, which ends {@code CONNECTED}. */
+    private UcpEndpoint liveEndpoint() {
+        return Objects.requireNonNull(endpoint, "a connected link has its endpoint");
+    }
+
     private int connected(long now) {
         if (abortRequested) {
             abortRequested = false;
@@ -237,7 +243,7 @@ public final class SenderLink extends LinkLoop {
         }
         work += readStatus(now);
         work += transmit();
-        if (now - nextBeatNanos >= 0 && LinkMessages.sendControl(endpoint, control, LinkMessages.BEAT, connection, ++beat,
+        if (now - nextBeatNanos >= 0 && LinkMessages.sendControl(liveEndpoint(), control, LinkMessages.BEAT, connection, ++beat,
                 window.staged(), 0)) {
             nextBeatNanos = now + settings.heartbeatInterval().toNanos();
         }
@@ -279,7 +285,7 @@ public final class SenderLink extends LinkLoop {
                 last--;
             }
             long bytes = (last - first) * stride + window.wireBytes(last);
-            sends.send(endpoint, connection, first, last, region.address() + window.slotOffset(first), bytes);
+            sends.send(liveEndpoint(), connection, first, last, region.address() + window.slotOffset(first), bytes);
             for (long s = first; s <= last; s++) {
                 status.addBytes(window.wireBytes(s) - LinkLayout.HEADER);
             }
@@ -313,7 +319,7 @@ public final class SenderLink extends LinkLoop {
      */
     private void leave(long reason, String why, long now) {
         if (reason != 0) {
-            LinkMessages.sendControl(endpoint, control, LinkMessages.BYE, connection, reason, 0, 0);
+            LinkMessages.sendControl(liveEndpoint(), control, LinkMessages.BYE, connection, reason, 0, 0);
         }
         drop(true);
         status.lost(LinkState.RECONNECTING, why, true);
@@ -367,7 +373,7 @@ public final class SenderLink extends LinkLoop {
         if (phase == Phase.CONNECTED) {
             sends.reap();
             readStatus(now);
-            LinkMessages.sendControl(endpoint, control, LinkMessages.BYE, connection, LinkMessages.BYE_CLOSING, 0, 0);
+            LinkMessages.sendControl(liveEndpoint(), control, LinkMessages.BYE, connection, LinkMessages.BYE_CLOSING, 0, 0);
             drop(true);
         }
         return true;

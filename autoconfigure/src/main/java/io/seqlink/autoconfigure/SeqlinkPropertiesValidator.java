@@ -149,7 +149,7 @@ public final class SeqlinkPropertiesValidator {
     }
 
     private static void launcher(SeqlinkProperties.Launcher l, List<Violation> v) {
-        notNull("seqlink.launcher.idle-strategy", l.idleStrategy(), "backoff, busy-spin, yield or park", v);
+        notNull("seqlink.launcher.idle-strategy", l.idleStrategy(), "backoff, low-latency, busy-spin, yield or park", v);
         if (l.batchSize() < 1 || l.batchSize() > LauncherSettings.MAX_BATCH_SIZE) {
             v.add(new Violation("seqlink.launcher.batch-size", "batch size is " + l.batchSize() + ", outside 1 to "
                     + LauncherSettings.MAX_BATCH_SIZE, "set batch-size between 1 and " + LauncherSettings.MAX_BATCH_SIZE

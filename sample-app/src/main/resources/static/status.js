@@ -6,6 +6,7 @@
 
   var REFRESH_MS = 1000;
   var HISTORY = 60;                       // samples kept per series: one minute
+  var DASHES = ['6 3', '2 2', '9 3 2 3', '4 4', '1 3', '12 4', '3 2 1 2'];
   var COLORS = ['#2f6fde', '#d9480f', '#2b8a3e', '#ae3ec9', '#e8590c', '#0b7285', '#5c940d', '#c2255c'];
 
   var history = {};                       // channel -> {t: [], rate: [], lag: {device: []}, lastPublished, lastT}
@@ -191,7 +192,10 @@
         var y = hgt - 2 - (hgt - 4) * (v / max);
         return x.toFixed(1) + ',' + y.toFixed(1);
       });
+      // Lines that coincide (two consumers at the same lag) must both stay visible: the first is drawn wide and
+      // solid, each later one narrower and dashed in its own pattern, on top of it.
       var line = svg('polyline', { points: coords.join(' '), stroke: s.color || COLORS[i % COLORS.length],
+        'stroke-width': i === 0 ? '2.6' : '1.4', 'stroke-dasharray': i === 0 ? 'none' : DASHES[(i - 1) % DASHES.length],
         'data-series': s.label, 'data-points': String(n) });
       root.appendChild(line);
     });

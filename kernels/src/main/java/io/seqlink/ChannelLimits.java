@@ -4,22 +4,18 @@ import io.seqlink.backend.AllocationLimits;
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.Device;
 import io.seqlink.channel.ChannelSpec;
-import io.seqlink.channel.ReadMode;
 import io.seqlink.channel.Violation;
-import io.seqlink.layout.ConsumerBlock;
-import io.seqlink.layout.ControlBlock;
 import io.seqlink.topology.Transport;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A channel spec against what its backend can really allocate, before anything is: the largest single
- * device and pinned allocation, each device's free memory, and (on the emulated backend) the JVM's free
- * direct memory. Counts what a channel always allocates: the producer's control block, ring, pinned
- * staging ring and mirror; per consumer its block, mirror and local ring (copy mode), plus the replica a
- * known push transport needs. A host listener's pinned host ring comes later, at subscription.
+ * device and pinned allocation, each device's free memory, the host memory available to pin, and (on the
+ * emulated backend) the JVM's free direct memory. Counts everything the channel will allocate, the
+ * consumers' host rings (made later, when a host listener subscribes) and the armed rounds' doorbells
+ * included: {@link ChannelFootprint}.
  */
 final class ChannelLimits {
 
@@ -33,6 +29,12 @@ final class ChannelLimits {
      * transports when they are decided (missing ones count as pulling, no replica).
      */
     static List<Violation> check(ChannelSpec spec, Map<Integer, Transport> transports, Backend backend, String prefix) {
+        return check(spec, transports, backend, prefix, HostMemory.availableBytes());
+    }
+
+    /** {@link #check(ChannelSpec, Map, Backend, String)} with the host's available memory given ({@code -1}: unknown). */
+    static List<Violation> check(ChannelSpec spec, Map<Integer, Transport> transports, Backend backend, String prefix,
+            long hostAvailableBytes) {
         List<Violation> v = new ArrayList<>();
         long ring = spec.geometry().ringBytes();
         AllocationLimits limits = backend.limits();
@@ -50,20 +52,8 @@ final class ChannelLimits {
         if (!v.isEmpty()) {
             return v;
         }
-        Map<Integer, Long> device = new LinkedHashMap<>();
-        long mapped = ring + ControlBlock.BYTES;
-        device.merge(spec.producer(), ring + ControlBlock.BYTES, Long::sum);
-        for (int c : spec.consumers()) {
-            device.merge(c, (long) ConsumerBlock.BYTES + (spec.readMode() == ReadMode.COPY ? ring : 0), Long::sum);
-            mapped += ConsumerBlock.BYTES;
-            Transport t = transports.getOrDefault(c, spec.transport());
-            if (t == Transport.PEER_COPY) {
-                device.merge(c, ring + ControlBlock.BYTES, Long::sum);
-            } else if (t == Transport.HOST_STAGED) {
-                mapped += ring + ControlBlock.BYTES;
-            }
-        }
-        for (Map.Entry<Integer, Long> e : device.entrySet()) {
+        ChannelFootprint footprint = ChannelFootprint.of(spec, transports);
+        for (Map.Entry<Integer, Long> e : footprint.deviceBytes().entrySet()) {
             Device.MemoryInfo info = backend.device(e.getKey()).memoryInfo();
             if (e.getValue() > info.freeBytes()) {
                 v.add(new Violation(property, "the channel needs " + mib(e.getValue()) + " of memory on device " + e.getKey()
@@ -71,15 +61,72 @@ final class ChannelLimits {
                         + ", or free memory on device " + e.getKey()));
             }
         }
-        if (limits.inDirectMemory()) {
-            long total = mapped + device.values().stream().mapToLong(Long::longValue).sum();
-            if (total > limits.directBytesFree()) {
-                v.add(new Violation(property, "the channel needs " + mib(total) + " of " + limits.where() + ", and "
-                        + mib(limits.directBytesFree()) + " of its " + mib(limits.directBytesMax()) + " are free",
-                        fix + ", or raise -XX:MaxDirectMemorySize"));
-            }
+        if (hostAvailableBytes >= 0 && footprint.pinnedBytes() > hostAvailableBytes) {
+            v.add(new Violation(property, "the channel needs " + mib(footprint.pinnedBytes()) + " of pinned host memory ("
+                    + pinnedParts(spec, footprint) + "), and the host has " + mib(hostAvailableBytes) + " available",
+                    fix + ", or free host memory"));
+        }
+        if (limits.inDirectMemory() && footprint.totalBytes() > limits.directBytesFree()) {
+            v.add(new Violation(property, "the channel needs " + mib(footprint.totalBytes()) + " of " + limits.where()
+                    + " (its device rings, and " + mib(footprint.pinnedBytes()) + " of pinned memory: "
+                    + pinnedParts(spec, footprint) + "), and " + mib(limits.directBytesFree()) + " of its "
+                    + mib(limits.directBytesMax()) + " are free", fix + ", or raise -XX:MaxDirectMemorySize"));
         }
         return v;
+    }
+
+    /**
+     * What the channels of {@code specs} break together that none breaks alone: the pinned host memory, each
+     * device's memory and the JVM's direct memory summed over all of them, as one violation under the
+     * {@code slot-size} of the last channel (named by {@code prefixes}, in order), naming every channel.
+     */
+    static List<Violation> checkTogether(List<ChannelSpec> specs, List<String> prefixes, Backend backend,
+            long hostAvailableBytes) {
+        if (specs.size() < 2) {
+            return List.of();
+        }
+        Map<Integer, Long> device = new java.util.LinkedHashMap<>();
+        long pinned = 0;
+        long total = 0;
+        List<String> parts = new ArrayList<>();
+        for (ChannelSpec spec : specs) {
+            ChannelFootprint f = ChannelFootprint.of(spec, Map.of());
+            f.deviceBytes().forEach((d, b) -> device.merge(d, b, Long::sum));
+            pinned += f.pinnedBytes();
+            total += f.totalBytes();
+            parts.add("'" + spec.name() + "' " + mib(f.pinnedBytes()));
+        }
+        String property = prefixes.get(prefixes.size() - 1) + "slot-size";
+        String fix = "lower slots or slot-size of some of these channels";
+        List<Violation> v = new ArrayList<>();
+        if (hostAvailableBytes >= 0 && pinned > hostAvailableBytes) {
+            v.add(new Violation(property, "the " + specs.size() + " channels together need " + mib(pinned)
+                    + " of pinned host memory (" + String.join(", ", parts) + "), and the host has " + mib(hostAvailableBytes)
+                    + " available", fix + ", or free host memory"));
+        }
+        for (Map.Entry<Integer, Long> e : device.entrySet()) {
+            Device.MemoryInfo info = backend.device(e.getKey()).memoryInfo();
+            if (e.getValue() > info.freeBytes()) {
+                v.add(new Violation(property, "the " + specs.size() + " channels together need " + mib(e.getValue())
+                        + " of memory on device " + e.getKey() + ", which has " + mib(info.freeBytes()) + " free", fix
+                        + ", or free memory on device " + e.getKey()));
+            }
+        }
+        AllocationLimits limits = backend.limits();
+        if (limits.inDirectMemory() && total > limits.directBytesFree()) {
+            v.add(new Violation(property, "the " + specs.size() + " channels together need " + mib(total) + " of "
+                    + limits.where() + ", and " + mib(limits.directBytesFree()) + " are free", fix
+                    + ", or raise -XX:MaxDirectMemorySize"));
+        }
+        return v;
+    }
+
+    private static String pinnedParts(ChannelSpec spec, ChannelFootprint f) {
+        long staging = spec.geometry().ringBytes();
+        return "the producer's staging ring of " + mib(staging) + (f.hostRings() > 0 ? ", " + mib(f.hostRings())
+                + " for the host rings host listeners read from (one per consumer)" : "")
+                + (f.pinnedBytes() - staging - f.hostRings() > 0 ? ", " + mib(f.pinnedBytes() - staging - f.hostRings())
+                        + " of mirrors, doorbells and host-staged replicas" : "");
     }
 
     private static String mib(long bytes) {

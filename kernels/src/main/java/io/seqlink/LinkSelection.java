@@ -34,18 +34,46 @@ final class LinkSelection {
     /** The runtime's logger: operators know these lines as the runtime's. */
     private static final Logger log = LoggerFactory.getLogger(SeqlinkRuntime.class);
 
+    /** How advice names the channel when it is for whichever channel uses the link. */
+    static final String ANY_CHANNEL = "<name>";
+
     private final Backend backend;
     private final VerifierSettings settings;
     private final TopologyPolicy policy;
     private final List<Integer> devices;
+    private final SettingNames names;
     private final Set<String> degradedLinks = ConcurrentHashMap.newKeySet();
     private volatile @Nullable TopologyReport report;
 
-    LinkSelection(Backend backend, VerifierSettings settings, TopologyPolicy policy, List<Integer> devices) {
+    LinkSelection(Backend backend, VerifierSettings settings, TopologyPolicy policy, List<Integer> devices, SettingNames names) {
         this.backend = backend;
         this.settings = settings;
         this.policy = policy;
         this.devices = devices;
+        this.names = names;
+    }
+
+    /** {@code v} with its advice in this runtime's setting names, for whichever channel uses the link. */
+    private LinkVerdict named(LinkVerdict v) {
+        String reason = v.reason().replace(TopologyVerifier.FORCE_HOST_STAGED, names.hostStagedTransport(ANY_CHANNEL));
+        return reason.equals(v.reason()) ? v
+                : new LinkVerdict(v.producer(), v.consumer(), v.verdict(), reason, v.pull(), v.push(), v.probe());
+    }
+
+    /** {@code v} (its advice already named for any channel) with the advice for channel {@code channel}. */
+    private LinkVerdict forChannel(LinkVerdict v, String channel) {
+        String reason = v.reason().replace(names.hostStagedTransport(ANY_CHANNEL), names.hostStagedTransport(channel));
+        return reason.equals(v.reason()) ? v
+                : new LinkVerdict(v.producer(), v.consumer(), v.verdict(), reason, v.pull(), v.push(), v.probe());
+    }
+
+    /** {@code r} with every verdict's advice in this runtime's setting names. */
+    private TopologyReport named(TopologyReport r) {
+        List<LinkVerdict> links = new ArrayList<>();
+        for (LinkVerdict v : r.links()) {
+            links.add(named(v));
+        }
+        return new TopologyReport(r.backend(), r.devices(), links, r.verifiedAt(), r.elapsedMillis());
     }
 
     TopologyReport report() {
@@ -68,7 +96,7 @@ final class LinkSelection {
                 }
             }
         }
-        report = new TopologyVerifier(backend, settings).verify(devices, pairs);
+        report = named(new TopologyVerifier(backend, settings).verify(devices, pairs));
     }
 
     /** Verifies the links again, probing those {@code channels} use; the new report. */
@@ -79,7 +107,7 @@ final class LinkSelection {
                 pairs.add(TopologyVerifier.pairKey(ch.spec().producer(), c));
             }
         }
-        report = new TopologyVerifier(backend, settings).verify(devices, pairs);
+        report = named(new TopologyVerifier(backend, settings).verify(devices, pairs));
         return report;
     }
 
@@ -92,7 +120,7 @@ final class LinkSelection {
         if (v.isPresent() && !judgedOnAttributesOnly) {
             return v.get();
         }
-        LinkVerdict fresh = new TopologyVerifier(backend, settings).verifyLink(producer, consumer, true);
+        LinkVerdict fresh = named(new TopologyVerifier(backend, settings).verifyLink(producer, consumer, true));
         List<LinkVerdict> links = new ArrayList<>();
         for (LinkVerdict old : report.links()) {
             links.add(old.producer() == producer && old.consumer() == consumer ? fresh : old);
@@ -116,6 +144,7 @@ final class LinkSelection {
             return Transport.SAME_DEVICE;
         }
         LinkVerdict v = verdict(producer, consumer);
+        v = forChannel(v, spec.name());
         if (v.verdict().satisfies(policy.required())) {
             return Transport.of(v.verdict());
         }

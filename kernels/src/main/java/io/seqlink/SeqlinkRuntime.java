@@ -88,7 +88,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
         this.devices = b.devices == null || b.devices.isEmpty()
                 ? IntStream.range(0, backend.deviceCount()).boxed().toList()
                 : List.copyOf(b.devices);
-        this.links = new LinkSelection(backend, verifierSettings, policy, devices);
+        this.links = new LinkSelection(backend, verifierSettings, policy, devices, b.settingNames);
         this.validation = new SpecValidation(backend, devices, channels, links);
         this.shutdown = new RuntimeShutdown(backend, launcher, channels, b.drainTimeout);
         this.events = new RuntimeChannelEvents(channels, launcher, shutdown);
@@ -211,6 +211,19 @@ public final class SeqlinkRuntime implements AutoCloseable {
         return validation.violations(spec, prefix);
     }
 
+    /**
+     * Everything wrong with each of {@code specs} on this runtime ({@link #validate(ChannelSpec, String)}, property
+     * names starting with the prefix at the same index of {@code prefixes}), and, when each fits alone, what they
+     * break together: the device, pinned host and (emulated) direct memory all of them need, summed. A service that
+     * opens several channels checks them this way before opening any.
+     */
+    public List<Violation> validate(List<ChannelSpec> specs, List<String> prefixes) {
+        if (specs.size() != prefixes.size()) {
+            throw new IllegalArgumentException(specs.size() + " specs but " + prefixes.size() + " prefixes");
+        }
+        return validation.violations(specs, prefixes);
+    }
+
     /** The open channels (not those still opening), in the order they were opened. */
     public List<PublishChannel> channels() {
         return channels.channels();
@@ -278,6 +291,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
         private Duration drainTimeout = Duration.ofSeconds(10);
         private final List<ChannelSpec> channels = new ArrayList<>();
         private boolean openChannels = true;
+        private SettingNames settingNames = SettingNames.JAVA;
 
         public Builder backend(BackendSelection selection) {
             this.backend = Objects.requireNonNull(selection, "selection");
@@ -324,6 +338,15 @@ public final class SeqlinkRuntime implements AutoCloseable {
         /** How long closing waits for consumers to take what was published (close takes at most a second more). */
         public Builder drainTimeout(Duration timeout) {
             this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * How the runtime's messages name the settings they advise (default {@link SettingNames#JAVA}, the builder
+         * calls); a layer with its own configuration passes its property names.
+         */
+        public Builder settingNames(SettingNames names) {
+            this.settingNames = Objects.requireNonNull(names, "names");
             return this;
         }
 

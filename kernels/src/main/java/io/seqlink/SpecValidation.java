@@ -56,6 +56,21 @@ final class SpecValidation {
         return v;
     }
 
+    /**
+     * Everything wrong with each of {@code specs} ({@link #violations(ChannelSpec, String)}, under its prefix in
+     * {@code prefixes}), and, when each fits alone, what they break together: the memory they need summed.
+     */
+    List<Violation> violations(List<ChannelSpec> specs, List<String> prefixes) {
+        List<Violation> v = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            v.addAll(violations(specs.get(i), prefixes.get(i)));
+        }
+        if (v.isEmpty()) {
+            v.addAll(ChannelLimits.checkTogether(specs, prefixes, backend, HostMemory.availableBytes()));
+        }
+        return v;
+    }
+
     private Violation notInUse(String property, String device, String pick) {
         return new Violation(property, device + " is not among the devices in use " + devices + " (" + backend.description() + ")",
                 pick + ", or open the runtime with that device");

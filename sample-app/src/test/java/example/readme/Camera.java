@@ -6,15 +6,15 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 
 @Component
-class Camera {
+public class Camera {
     private final PublishChannel frames;
 
-    Camera(@Qualifier("frames") PublishChannel frames) {   // one PublishChannel bean per channel
+    public Camera(@Qualifier("frames") PublishChannel frames) {   // one PublishChannel bean per channel
         this.frames = frames;
     }
 
     /** Publishes one frame; false while every slot is still being read (lossless backpressure). */
-    boolean send(long timestamp, byte[] pixels) {
+    public boolean send(long timestamp, byte[] pixels) {
         long seq = frames.tryClaim();                       // > 0: the frame's sequence; < 0: a ClaimStatus
         if (seq < 0) {
             return false;

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.stereotype.Component;
 
 @Component
-class Inference {
-    final AtomicLong received = new AtomicLong();
+public class Inference {
+    private final AtomicLong received = new AtomicLong();
 
     @ChannelListener(channel = "frames")                    // called for GPU 1, one frame at a time, in order
     void onFrame(Frame frame, ListenerContext context) {
@@ -17,5 +17,10 @@ class Inference {
         long timestamp = payload.getLong(0);
         // ... run the model on the pixels at payload.position(8) (or take DeviceFrames to enqueue GPU kernels) ...
         received.incrementAndGet();
+    }
+
+    /** Frames taken so far. */
+    public long received() {
+        return received.get();
     }
 }

@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -52,10 +53,56 @@ class ReadmeExampleTests {
                     Thread.onSpinWait();
                 }
             }
-            Await.until(Duration.ofSeconds(20), inference.received::get, n -> n == 200, "every frame at the listener");
+            Await.until(Duration.ofSeconds(20), inference::received, n -> n == 200, "every frame at the listener");
         } finally {
             Files.deleteIfExists(yml);
         }
+    }
+
+    @Test
+    void theReadmeClassesArePublicSoTheyCanBeCopiedIntoAnyPackage() throws Exception {
+        for (Class<?> c : new Class<?>[] {Camera.class, Inference.class}) {
+            assertThat(java.lang.reflect.Modifier.isPublic(c.getModifiers())).as(c.getSimpleName() + " is public").isTrue();
+        }
+        assertThat(java.lang.reflect.Modifier.isPublic(Camera.class.getConstructors()[0].getModifiers())).isTrue();
+        assertThat(java.lang.reflect.Modifier.isPublic(Camera.class.getMethod("send", long.class, byte[].class).getModifiers()))
+                .isTrue();
+    }
+
+    @Test
+    void theReadmeDependencyImportsTheBomAndNamesTheStarterWithoutAVersion() throws Exception {
+        String readme = Files.readString(README, StandardCharsets.UTF_8);
+        String use = readme.substring(readme.indexOf("## Use it in your service"));
+        Matcher m = Pattern.compile("```xml\\n(.*?)```", Pattern.DOTALL).matcher(use);
+        assertThat(m.find()).as("an xml block in 'Use it in your service'").isTrue();
+        String xml = m.group(1);
+        assertThat(xml).contains("<artifactId>seqlink-bom</artifactId>").contains("<scope>import</scope>")
+                .contains("<artifactId>seqlink-spring-boot-starter</artifactId>");
+        String bomVersion = Pattern.compile("seqlink-bom</artifactId>\\s*<version>([^<]+)</version>").matcher(xml).results()
+                .map(r -> r.group(1)).findFirst().orElseThrow();
+        String bom = Files.readString(ROOT.resolve("starter/bom/pom.xml"), StandardCharsets.UTF_8);
+        assertThat(bom).as("the README's BOM version is the BOM's").contains("<version>" + bomVersion + "</version>");
+        assertThat(xml.substring(xml.indexOf("seqlink-spring-boot-starter"))).as("the starter's version comes from the BOM")
+                .doesNotContain("<version>");
+    }
+
+    @Test
+    void theReadmeAndTheSpringGuideNameTheSpringBootLineTheStarterIsBuiltFor() throws Exception {
+        String version = SpringBootVersion.getVersion(); // the Spring Boot on this build's classpath: the one it is built for
+        String line = version.substring(0, version.indexOf('.', version.indexOf('.') + 1)) + ".x";
+        for (Path doc : new Path[] {README, ROOT.resolve("docs/spring-boot.md")}) {
+            assertThat(Files.readString(doc, StandardCharsets.UTF_8)).as(doc.getFileName() + " names Spring Boot " + line)
+                    .contains("Spring Boot " + line);
+        }
+    }
+
+    @Test
+    void theReadmeSaysThatVerifyInstallsUcxAsTheBuildsScriptDoes() throws Exception {
+        String readme = Files.readString(README, StandardCharsets.UTF_8);
+        String commands = readme.substring(readme.indexOf("## Two commands"), readme.indexOf("### What to try"));
+        assertThat(commands).contains("`libucx0`", "`ucx-utils`", "scripts/ensure-ucx.sh");
+        assertThat(Files.readString(ROOT.resolve("scripts/ensure-ucx.sh"), StandardCharsets.UTF_8))
+                .contains("apt-get install -y --no-install-recommends libucx0 ucx-utils");
     }
 
     /** The first yaml block of the README's "Use it in your service" section. */

@@ -1,11 +1,7 @@
 package io.seqlink.autoconfigure;
 
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.channel.Violation;
-import java.util.ArrayList;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -18,10 +14,10 @@ import org.springframework.core.env.Environment;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the
  * seqlink runtime: opens the backend ({@code seqlink.backend}), verifies the links the configured
  * channels use, and opens the channels, all at startup. A configuration problem, an unusable backend
- * or an unsupported link fails startup with a report (see the failure analyzers); so does a
- * {@code seqlink.*} key of the configuration that names no property, unless
- * {@code seqlink.fail-on-unknown-properties=false} (such keys from OS environment variables are only
- * warned about). The runtime's
+ * or an unsupported link fails startup with a report (see the failure analyzers); the configuration
+ * itself (values, channel names, and {@code seqlink.*} keys that name no property, unless
+ * {@code seqlink.fail-on-unknown-properties=false}) is checked before any bean is created
+ * ({@link SeqlinkConfigurationCheck}). The runtime's
  * launcher is started later, once the context is ready, by the listener registry.
  */
 @AutoConfiguration
@@ -29,20 +25,16 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(SeqlinkProperties.class)
 public final class SeqlinkAutoConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(SeqlinkAutoConfiguration.class);
+    /** The configuration's check, before any bean is created (an application's bean injecting a channel included). */
+    @Bean
+    static SeqlinkConfigurationCheck seqlinkConfigurationCheck(Environment environment) {
+        return new SeqlinkConfigurationCheck(environment);
+    }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers,
-            Environment environment) {
-        UnknownProperties.Found found = UnknownProperties.find(environment);
-        List<Violation> unknown = found.configured();
-        List<Violation> warned = new ArrayList<>(found.machine());
-        if (!properties.failOnUnknownProperties()) {
-            warned.addAll(unknown);
-            unknown = List.of();
-        }
-        warned.forEach(v -> log.warn("seqlink: ignoring {}: {} ({})", v.property(), v.problem(), v.fix()));
-        return SeqlinkRuntimeFactory.create(properties, unknown, customizers.orderedStream().toList());
+    SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers) {
+        // the keys and values were checked before any bean was created (SeqlinkConfigurationCheck)
+        return SeqlinkRuntimeFactory.create(properties, List.of(), customizers.orderedStream().toList());
     }
 }

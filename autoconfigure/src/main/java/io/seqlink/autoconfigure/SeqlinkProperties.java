@@ -177,8 +177,12 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
     /**
      * How the launcher drives consumers: one loop thread per consumer device.
      *
-     * @param idleStrategy   What a device loop does when a pass found no frames: 'backoff' (spin, yield, then park),
-     *                       'busy-spin' (lowest latency, a full core per device), 'yield', or 'park' (100 µs).
+     * @param idleStrategy   What a device loop does when a pass found no frames: 'backoff' (spin, yield, then park up
+     *                       to 100 µs; after 100 ms with every consumer caught up, doze until a frame waits: an idle
+     *                       service costs a small fraction of a core, and the first frame after a quiet period waits
+     *                       up to 20 ms more), 'low-latency' (the same without the doze: a few % of a core per device
+     *                       loop while idle), 'busy-spin' (lowest latency, a full core per device), 'yield', or 'park'
+     *                       (100 µs).
      * @param batchSize      Most frames one consume round takes, 1 to 65536.
      * @param watchdogPeriod How often the stall watchdog looks at every consumer.
      */

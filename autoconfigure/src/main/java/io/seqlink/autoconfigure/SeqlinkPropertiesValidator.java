@@ -5,7 +5,10 @@ import io.seqlink.launcher.LauncherSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +34,7 @@ public final class SeqlinkPropertiesValidator {
         topology(properties.topology(), v);
         verify(properties.verify(), v);
         emulated(properties.emulated(), v);
+        sameNameButCase(properties.channels().keySet(), v);
         properties.channels().forEach((name, channel) -> channel(name, channel, v));
         launcher(properties.launcher(), v);
         retry(properties.listener().retry(), v);
@@ -112,6 +116,24 @@ public final class SeqlinkPropertiesValidator {
         return k;
     }
 
+    /**
+     * Channel names that differ only in case ({@code orders}, {@code Orders}): Spring Boot matches property names
+     * ignoring case, so both channels would be bound from the same keys and open with one of them's settings.
+     */
+    private static void sameNameButCase(Set<String> names, List<Violation> v) {
+        Map<String, String> firstByLowerCase = new LinkedHashMap<>();
+        for (String name : names) {
+            String first = firstByLowerCase.putIfAbsent(String.valueOf(name).toLowerCase(Locale.ROOT), name);
+            if (first != null) {
+                v.add(new Violation(channelPrefix(name).substring(0, channelPrefix(name).length() - 1), "channels '" + first
+                        + "' and '" + name + "' differ only in case: Spring Boot matches property names ignoring case, "
+                        + "so both would be bound from the same keys and open with the settings of one of them",
+                        "give the channels names that differ in more than case, e.g. '" + first + "' and '" + name
+                        + "-2'"));
+            }
+        }
+    }
+
     private static void channel(String name, SeqlinkProperties.Channel channel, List<Violation> v) {
         String prefix = channelPrefix(name);
         if (channel == null) {
@@ -127,7 +149,7 @@ public final class SeqlinkPropertiesValidator {
     }
 
     private static void launcher(SeqlinkProperties.Launcher l, List<Violation> v) {
-        notNull("seqlink.launcher.idle-strategy", l.idleStrategy(), "backoff, busy-spin, yield or park", v);
+        notNull("seqlink.launcher.idle-strategy", l.idleStrategy(), "backoff, low-latency, busy-spin, yield or park", v);
         if (l.batchSize() < 1 || l.batchSize() > LauncherSettings.MAX_BATCH_SIZE) {
             v.add(new Violation("seqlink.launcher.batch-size", "batch size is " + l.batchSize() + ", outside 1 to "
                     + LauncherSettings.MAX_BATCH_SIZE, "set batch-size between 1 and " + LauncherSettings.MAX_BATCH_SIZE
@@ -170,7 +192,8 @@ public final class SeqlinkPropertiesValidator {
 
     private static boolean positive(String property, Duration d, String example, List<Violation> v) {
         if (d == null || d.isNegative() || d.isZero()) {
-            v.add(new Violation(property, "the duration is " + d + ", not positive", "set a positive duration, " + example));
+            v.add(new Violation(property, d == null ? "it is not set" : "the duration is " + written(d) + ", which is "
+                    + (d.isZero() ? "zero" : "negative") + ": it must be positive", "set a positive duration, " + example));
             return false;
         }
         return true;
@@ -178,10 +201,20 @@ public final class SeqlinkPropertiesValidator {
 
     private static boolean nonNegative(String property, Duration d, String example, List<Violation> v) {
         if (d == null || d.isNegative()) {
-            v.add(new Violation(property, "the duration is " + d + ", negative", "set a duration of 0 or more, " + example));
+            v.add(new Violation(property, d == null ? "it is not set" : "the duration is " + written(d)
+                    + ", which is negative: it must be 0 or more", "set a duration of 0 or more, " + example));
             return false;
         }
         return true;
+    }
+
+    /** A duration as a configuration writes it ({@code -1s}, {@code 500ms}, {@code 3us}), not as ISO-8601 ({@code PT-1S}). */
+    static String written(Duration d) {
+        if (d.getNano() == 0 || Math.abs(d.getSeconds()) > 1_000_000_000L) {
+            return d.getSeconds() + "s";
+        }
+        long nanos = d.toNanos();
+        return nanos % 1_000_000 == 0 ? nanos / 1_000_000 + "ms" : nanos % 1_000 == 0 ? nanos / 1_000 + "us" : nanos + "ns";
     }
 
     /** {@code violations} with every property name that lacks it prefixed by {@code seqlink.}. */

@@ -3,6 +3,7 @@ package io.seqlink.autoconfigure;
 import io.seqlink.MissingDevicesException;
 import io.seqlink.SeqlinkConfigurationException;
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.SettingNames;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
 public final class SeqlinkRuntimeFactory {
 
     private static final Logger log = LoggerFactory.getLogger(SeqlinkRuntimeFactory.class);
+
+    /** The runtime's advice in Spring terms: the property a Spring user sets, not the builder call. */
+    static final SettingNames PROPERTY_NAMES = channel -> channelPrefix(channel) + "transport=host-staged";
 
     private SeqlinkRuntimeFactory() {
     }
@@ -63,14 +67,22 @@ public final class SeqlinkRuntimeFactory {
         }
         try {
             List<Violation> channelProblems = new ArrayList<>();
+            List<ChannelSpec> toCheck = new ArrayList<>();
+            List<String> prefixes = new ArrayList<>();
             specs.forEach((name, spec) -> {
                 if (runtime.channel(name).isEmpty()) {
                     String prefix = SeqlinkPropertiesValidator.channelPrefix(name);
                     // devices first, with the fix for this backend; the runtime's checks once the devices are right
                     List<Violation> devices = DeviceViolations.ofChannel(spec, prefix, runtime, properties);
-                    channelProblems.addAll(devices.isEmpty() ? runtime.validate(spec, prefix) : devices);
+                    if (devices.isEmpty()) {
+                        toCheck.add(spec);
+                        prefixes.add(prefix);
+                    }
+                    channelProblems.addAll(devices);
                 }
             });
+            // each channel against the backend's limits, then all of them together (memory they need summed)
+            channelProblems.addAll(runtime.validate(toCheck, prefixes));
             if (!channelProblems.isEmpty()) {
                 throw new SeqlinkConfigurationException(channelProblems);
             }
@@ -96,6 +108,10 @@ public final class SeqlinkRuntimeFactory {
         return specs;
     }
 
+    private static String channelPrefix(String channel) {
+        return "<name>".equals(channel) ? "seqlink.channels.<name>." : SeqlinkPropertiesValidator.channelPrefix(channel);
+    }
+
     static SeqlinkRuntime.Builder builder(SeqlinkProperties p, Map<String, ChannelSpec> specs) {
         SeqlinkProperties.Verify v = p.verify();
         SeqlinkProperties.Launcher l = p.launcher();
@@ -107,6 +123,7 @@ public final class SeqlinkRuntimeFactory {
                 .policy(new TopologyPolicy(p.topology().requiredLinkClass(), p.topology().onUnsupported()))
                 .launcher(new LauncherSettings(l.idleStrategy(), l.batchSize(), l.watchdogPeriod()))
                 .drainTimeout(p.shutdown().drainTimeout())
+                .settingNames(PROPERTY_NAMES)
                 .openChannels(false);
         specs.values().forEach(b::channel);
         return b;

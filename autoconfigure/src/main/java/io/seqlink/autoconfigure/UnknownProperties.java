@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
@@ -37,10 +36,7 @@ import org.springframework.core.env.StandardEnvironment;
  * seqlink-ucx); any other is left to its module ({@link ForeignConfigurationGroups}). Stateless; safe
  * from any thread.
  */
-final class UnknownProperties {
-
-    /** Edit distance between what was typed and a valid key (see {@link #nearest(String, List)} for how close counts). */
-    private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
+public final class UnknownProperties {
 
     private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("seqlink");
 
@@ -81,6 +77,18 @@ final class UnknownProperties {
             }
         }
         return new Found(List.copyOf(configured.values()), List.copyOf(machine.values()));
+    }
+
+    /**
+     * Every {@code seqlink.*} key of {@code environment} that names no property, OS environment variables
+     * included, each with the nearest valid key as its fix: what a failure analysis adds when the problem it
+     * reports may come from a misspelt key that was only warned about.
+     */
+    public static List<Violation> all(Environment environment) {
+        Found found = find(environment);
+        List<Violation> all = new ArrayList<>(found.configured());
+        all.addAll(found.machine());
+        return all;
     }
 
     /** The keys under {@code root} that binding {@code type} there leaves unbound (Spring Boot's own judgement). */
@@ -180,22 +188,9 @@ final class UnknownProperties {
         return new Violation(u.key(), problem, fix);
     }
 
-    /**
-     * The valid key closest to {@code element}, or {@code null} when none is close enough to be a
-     * misspelling: at most a third of its letters (and at least 2) may differ.
-     */
+    /** The valid key closest to {@code element}, or {@code null} when none is close enough to be a misspelling ({@link NearestName}). */
     static @Nullable String nearest(String element, List<String> valid) {
-        String typed = uniform(element);
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String candidate : valid) {
-            int d = DISTANCE.apply(typed, uniform(candidate));
-            if (d < bestDistance) {
-                best = candidate;
-                bestDistance = d;
-            }
-        }
-        return bestDistance <= Math.max(2, typed.length() / 3) ? best : null;
+        return NearestName.of(element, valid);
     }
 
     private static List<String> validKeys(Class<?> record) {
@@ -216,7 +211,7 @@ final class UnknownProperties {
     }
 
     private static String uniform(String key) {
-        return key.replace("-", "").toLowerCase(Locale.ROOT);
+        return NearestName.uniform(key);
     }
 
     /**

@@ -96,7 +96,8 @@ class AutoConfigurationClassesTests {
                 "io.seqlink.autoconfigure.diagnostics.BackendUnavailableFailureAnalyzer",
                 "io.seqlink.autoconfigure.diagnostics.UnsupportedLinkFailureAnalyzer",
                 "io.seqlink.autoconfigure.diagnostics.KernelsMissingFailureAnalyzer",
-                "io.seqlink.autoconfigure.diagnostics.ChannelBeanNameFailureAnalyzer");
+                "io.seqlink.autoconfigure.diagnostics.ChannelBeanNameFailureAnalyzer",
+                "io.seqlink.autoconfigure.diagnostics.ChannelInjectionFailureAnalyzer");
         assertThat(loader.load(EnvironmentPostProcessor.class, SpringFactoriesLoader.ArgumentResolver.none(), logging).stream()
                 .map(p -> p.getClass().getSimpleName()))
                 .contains("SeqlinkHealthStatusEnvironmentPostProcessor");

@@ -168,12 +168,14 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
                     "set max-publish-batch between 1 and " + Math.max(1, slots - 1)));
         }
         if (backpressureTimeout == null || backpressureTimeout.isNegative()) {
-            v.add(new Violation(prefix + "backpressure-timeout", "backpressure timeout is " + backpressureTimeout,
-                    "set a duration of 0 or more, e.g. 1s"));
+            v.add(new Violation(prefix + "backpressure-timeout", backpressureTimeout == null ? "backpressure timeout is not set"
+                    : "backpressure timeout is " + written(backpressureTimeout) + ", which is negative: it must be 0 or more",
+                    "set a duration of 0 or more (0: a blocking claim does not wait), e.g. 1s"));
         }
         if (stallTimeout == null || stallTimeout.isNegative() || stallTimeout.isZero()) {
-            v.add(new Violation(prefix + "stall-timeout", "stall timeout is " + stallTimeout,
-                    "set a positive duration, e.g. 5s"));
+            v.add(new Violation(prefix + "stall-timeout", stallTimeout == null ? "stall timeout is not set"
+                    : "stall timeout is " + written(stallTimeout) + ", which is " + (stallTimeout.isZero() ? "zero" : "negative")
+                    + ": it must be positive", "set a positive duration, e.g. 5s"));
         }
         if (consumerFailurePolicy == null) {
             v.add(new Violation(prefix + "consumer-failure-policy", "consumer failure policy is not set",
@@ -186,6 +188,15 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
             }
         }
         return v;
+    }
+
+    /** A duration as a configuration writes it ({@code -1s}, {@code 500ms}), not as ISO-8601 ({@code PT-1S}). */
+    private static String written(Duration d) {
+        if (d.getNano() == 0 || Math.abs(d.getSeconds()) > 1_000_000_000L) {
+            return d.getSeconds() + "s";
+        }
+        long nanos = d.toNanos();
+        return nanos % 1_000_000 == 0 ? nanos / 1_000_000 + "ms" : nanos % 1_000 == 0 ? nanos / 1_000 + "us" : nanos + "ns";
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.seqlink.channel;
 
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What closing a channel left behind. Every frame whose publish returned is either delivered to every
@@ -33,6 +34,48 @@ public record DrainReport(String channel, long published, Map<Integer, Long> und
 
     public long totalUndelivered() {
         return undelivered.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * The report for people, in one line: {@code channel 'frames': 500 published; undelivered to consumer 1: 12;
+     * the drain timed out; 4 claimed frame(s) never published; still in a call on consumer 1: bean.onFrame (the
+     * channel's memory is freed when it returns)}, or {@code channel 'frames': every one of 500 published frame(s)
+     * delivered}.
+     */
+    public String describe() {
+        StringBuilder sb = new StringBuilder("channel '").append(channel).append("': ");
+        if (clean() && !timedOut && !interrupted) {
+            return sb.append("every one of ").append(published).append(" published frame(s) delivered").toString();
+        }
+        sb.append(published).append(" published");
+        String sep = "; undelivered to ";
+        for (Map.Entry<Integer, Long> e : new TreeMap<>(undelivered).entrySet()) {
+            if (e.getValue() > 0) {
+                sb.append(sep).append("consumer ").append(e.getKey()).append(": ").append(e.getValue());
+                sep = ", to ";
+            }
+        }
+        if (totalUndelivered() == 0) {
+            sb.append(", every one delivered");
+        }
+        if (timedOut) {
+            sb.append("; the drain timed out");
+        }
+        if (interrupted) {
+            sb.append("; the drain was interrupted");
+        }
+        if (unpublished > 0) {
+            sb.append("; ").append(unpublished).append(" claimed frame(s) never published");
+        }
+        if (!listenersNotReturned.isEmpty()) {
+            sep = "; still in a call on consumer ";
+            for (Map.Entry<Integer, String> e : new TreeMap<>(listenersNotReturned).entrySet()) {
+                sb.append(sep).append(e.getKey()).append(": ").append(e.getValue());
+                sep = ", on consumer ";
+            }
+            sb.append(" (the channel's memory is freed when ").append(listenersNotReturned.size() == 1 ? "it returns)" : "they return)");
+        }
+        return sb.toString();
     }
 
     /** Whether everything published was delivered, nothing was left unpublished, and every listener returned. */

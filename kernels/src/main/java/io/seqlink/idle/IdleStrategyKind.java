@@ -10,26 +10,43 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 /**
  * The idle strategies by name, for configuration: Agrona's, whose back-off is padded against false
  * sharing and measured no slower than an unpadded hand-written copy (docs/architecture.md, "Idle
- * strategies"). Each call of {@link #create()} gives a new instance for one thread; safe from any thread.
+ * strategies"). What a device loop does after a pass that found no work; a loop whose kind
+ * {@linkplain #dozes() dozes} also stops looking every few microseconds once its device has been quiet for
+ * a while (the launcher's doze: every consumer caught up for 100 ms, then parks of 1 ms doubling up to
+ * 20 ms, looking only at whether frames wait). Each call of {@link #create()} gives a new instance for one
+ * thread; safe from any thread.
  */
 public enum IdleStrategyKind {
-    /** Spin 100 times, yield 10 times, then park from 1 µs doubling up to 100 µs (the default). */
-    BACKOFF(() -> new BackoffIdleStrategy(100, 10, 1_000, 100_000)),
+    /**
+     * Spin 100 times, yield 10 times, then park from 1 µs doubling up to 100 µs; after 100 ms without work,
+     * doze (the default: an idle service costs a small fraction of a core; the first frame after a quiet
+     * period waits up to 20 ms more).
+     */
+    BACKOFF(() -> new BackoffIdleStrategy(100, 10, 1_000, 100_000), true),
+    /** The same back-off, never dozing: a frame after a quiet period waits at most about 100 µs; each device loop costs a few % of a core while idle. */
+    LOW_LATENCY(() -> new BackoffIdleStrategy(100, 10, 1_000, 100_000), false),
     /** Spin forever: lowest latency, a full core per loop. */
-    BUSY_SPIN(BusySpinIdleStrategy::new),
+    BUSY_SPIN(BusySpinIdleStrategy::new, false),
     /** Yield on every idle round. */
-    YIELD(YieldingIdleStrategy::new),
+    YIELD(YieldingIdleStrategy::new, false),
     /** Park 100 µs on every idle round. */
-    PARK(() -> new SleepingIdleStrategy(100_000));
+    PARK(() -> new SleepingIdleStrategy(100_000), false);
 
     private final Supplier<IdleStrategy> factory;
+    private final boolean dozes;
 
-    IdleStrategyKind(Supplier<IdleStrategy> factory) {
+    IdleStrategyKind(Supplier<IdleStrategy> factory, boolean dozes) {
         this.factory = factory;
+        this.dozes = dozes;
     }
 
     /** A new strategy, to be used by one thread only (it keeps that thread's back-off state). */
     public IdleStrategy create() {
         return factory.get();
+    }
+
+    /** Whether a device loop with this strategy dozes once its device has been quiet for a while. */
+    public boolean dozes() {
+        return dozes;
     }
 }

@@ -1,5 +1,6 @@
 package io.seqlink.launcher;
 
+import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.consumer.PortDriver;
 import io.seqlink.channel.lifecycle.Channels;
@@ -7,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.IdleStrategy;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -35,6 +37,9 @@ final class DeviceLoop implements Runnable {
     private final int device;
     private final int batchSize;
     private final IdleStrategy idle;
+    private final Doze doze;
+    /** Called when the loop stops dozing: the watchdog ticks again (it sleeps while every loop dozes). */
+    private final Runnable awake;
     private final HandoffRule handoff;
     private final CopyOnWriteArrayList<PortDriver> ports = new CopyOnWriteArrayList<>();
     /** The same ports as an array for the loop: iterating the list allocated an iterator per pass. */
@@ -53,12 +58,18 @@ final class DeviceLoop implements Runnable {
     private int generation;
     private long lastErrorLogNanos;
     private volatile long passes;
+    /** When the loop began to doze (its consumers caught up for a while), 0 while awake: the watchdog reads it. */
+    private volatile long dozingSince;
+    /** The doze whose ports the watchdog checked for stalls once (watchdog thread only). */
+    private long stallCheckedDoze;
 
-    DeviceLoop(int device, int batchSize, IdleStrategy idle, long handoffNanos) {
+    DeviceLoop(int device, int batchSize, IdleStrategy idle, boolean dozes, Runnable awake, long handoffNanos) {
         this.device = device;
         this.handoff = new HandoffRule(handoffNanos);
         this.batchSize = batchSize;
         this.idle = idle;
+        this.doze = new Doze(dozes);
+        this.awake = awake;
     }
 
     int device() {
@@ -89,6 +100,11 @@ final class DeviceLoop implements Runnable {
 
     long passes() {
         return passes;
+    }
+
+    /** Whether the loop dozes: no listener call can be in progress on it, and it polls its ports rarely. */
+    boolean dozing() {
+        return dozingSince != 0;
     }
 
     synchronized void start() {
@@ -177,6 +193,9 @@ final class DeviceLoop implements Runnable {
     synchronized void stop(long deadlineNanos) {
         running = false;
         Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t); // a dozing loop sees the stop at once
+        }
         if (t != null && t != Thread.currentThread()) {
             try {
                 t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
@@ -196,45 +215,130 @@ final class DeviceLoop implements Runnable {
         return running;
     }
 
+    /**
+     * The loop: a pass polls every subscribed port, then idles: with the strategy while awake; once every
+     * consumer has been caught up for a while, it dozes ({@link Doze}) until the watchdog sees frames wait, or
+     * for one {@link Doze#FULL_PASS_NANOS} at most.
+     */
     @Override
     public void run() {
         Thread me = Thread.currentThread();
+        doze.awake(System.nanoTime()); // the quiet period starts with the loop, not when its ports were registered
         while (running && thread == me) {
             int work = 0;
             for (PortDriver port : polled) {
                 if (thread != me) {
                     return; // superseded while a listener held us: the new thread serves the device
                 }
-                if (port.port().state() == ConsumerState.CLOSED) {
+                ConsumerPort p = port.port();
+                if (p.state() == ConsumerState.CLOSED) {
                     remove(port);
                     port.release();
                     continue;
                 }
-                if (!port.port().subscribed()) {
-                    continue;
-                }
-                stepPort = port;
-                stepSince = System.nanoTime();
-                try {
-                    work += port.poll(batchSize);
-                } catch (Throwable t) {
-                    long now = System.nanoTime();
-                    if (now - lastErrorLogNanos > ERROR_LOG_INTERVAL_NANOS) {
-                        lastErrorLogNanos = now;
-                        log.error("seqlink launcher for device {}: polling {} failed", device, port.port(), t);
-                    }
-                } finally {
-                    if (thread == me) {
-                        stepSince = 0;
-                        stepPort = null;
-                    }
+                if (p.subscribed()) {
+                    work += step(port, me);
                 }
             }
             if (thread != me) {
                 return;
             }
             passes++;
-            idle.idle(work);
+            idleAfter(work);
         }
+    }
+
+    /** One port's round step, timed for the watchdog; the frames a finished round took. */
+    private int step(PortDriver port, Thread me) {
+        stepPort = port;
+        stepSince = System.nanoTime();
+        try {
+            return port.poll(batchSize);
+        } catch (Throwable t) {
+            long now = System.nanoTime();
+            if (now - lastErrorLogNanos > ERROR_LOG_INTERVAL_NANOS) {
+                lastErrorLogNanos = now;
+                log.error("seqlink launcher for device {}: polling {} failed", device, port.port(), t);
+            }
+            return 0;
+        } finally {
+            if (thread == me) {
+                stepSince = 0;
+                stepPort = null;
+            }
+        }
+    }
+
+    /** After a pass that found {@code work} frames: the strategy's idle, or a doze until frames wait. */
+    private void idleAfter(int work) {
+        long now = System.nanoTime();
+        if (dozingSince != 0) { // a pass after a doze: awake again if it found work or frames wait
+            if (work == 0 && !framesWait()) {
+                LockSupport.parkNanos(this, Doze.FULL_PASS_NANOS);
+                return;
+            }
+            dozingSince = 0;
+            doze.awake(now);
+            idle.reset();
+            awake.run();
+            return;
+        }
+        if (doze.quiet(work, now) && !framesWait()) {
+            dozingSince = now;
+            LockSupport.parkNanos(this, Doze.FULL_PASS_NANOS);
+            return;
+        }
+        idle.idle(work);
+    }
+
+    /** Whether any active, subscribed port of the device has frames waiting (published, not acknowledged). */
+    boolean framesWait() {
+        for (PortDriver port : polled) {
+            if (framesWait(port.port())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code p} is an active, subscribed consumer with frames waiting (published, not acknowledged). */
+    static boolean framesWait(ConsumerPort p) {
+        return p.subscribed() && p.state() == ConsumerState.ACTIVE && p.backlog() > 0;
+    }
+
+    /** Wakes the loop from its doze (frames wait). Any thread. */
+    void wake() {
+        Thread t = thread;
+        if (t != null && dozingSince != 0) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** The ports as the loop polls them. Any thread (a snapshot). */
+    PortDriver[] polled() {
+        return polled;
+    }
+
+    /**
+     * Whether the watchdog should look at the loop's ports for stalls now: while the loop is awake, and once when
+     * it begins a doze (a port may still carry a stall flag its last frames cleared); a dozing loop has no frame
+     * waiting, so no port of it can stall. Watchdog thread.
+     */
+    boolean stallCheckDue() {
+        long since = dozingSince;
+        if (since == 0) {
+            stallCheckedDoze = 0;
+            return true;
+        }
+        if (since != stallCheckedDoze) {
+            stallCheckedDoze = since;
+            return true;
+        }
+        return false;
+    }
+
+    /** When the loop began its doze, 0 while awake. */
+    long dozingSince() {
+        return dozingSince;
     }
 }

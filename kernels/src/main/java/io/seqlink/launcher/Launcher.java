@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * Drives every consumer: one {@link DeviceLoop} per consumer device, each on its own thread, plus a
  * watchdog thread that, every millisecond, moves a device loop held up by a listener to a new thread
  * ({@link #HANDOFF_AFTER}) and, every watchdog period, looks at every consumer's acknowledgements for
- * stalls. Ports can be registered before or after {@link #start()}; from the start on, the launcher is
+ * stalls (while every loop dozes, only the latter). Ports can be registered before or after {@link #start()}; from the start on, the launcher is
  * each registered port's only poller (a user's {@code poll} is refused).
  *
  * <p>Every method is safe from any thread; {@link #start()} and {@link #stop(Duration)} are
@@ -44,8 +44,9 @@ public final class Launcher implements AutoCloseable {
 
     private final LauncherSettings settings;
     private final Map<Integer, DeviceLoop> loops = new ConcurrentHashMap<>();
+    private final DozeWatch dozeWatch = new DozeWatch();
     private volatile boolean running;
-    private @Nullable Thread watchdog;
+    private volatile @Nullable Thread watchdog;
 
     public Launcher(LauncherSettings settings) {
         this.settings = settings;
@@ -57,11 +58,13 @@ public final class Launcher implements AutoCloseable {
 
     /** Adds a consumer to its device's loop; once the launcher runs, it drives the port. */
     public void register(ConsumerPort port) {
-        DeviceLoop loop = loops.computeIfAbsent(port.device(),
-                d -> new DeviceLoop(d, settings.batchSize(), settings.idleStrategy().create(), HANDOFF_AFTER.toNanos()));
+        DeviceLoop loop = loops.computeIfAbsent(port.device(), d -> new DeviceLoop(d, settings.batchSize(),
+                settings.idleStrategy().create(), settings.idleStrategy().dozes(), this::wakeWatchdog, HANDOFF_AFTER.toNanos()));
+        dozeWatch.portAdded(port);
         loop.add(Channels.driver(port));
         if (running) {
             loop.start();
+            wakeWatchdog(); // a new loop is awake: the watchdog ticks for it
         }
     }
 
@@ -70,6 +73,7 @@ public final class Launcher implements AutoCloseable {
         if (loop != null) {
             PortDriver driver = Channels.driver(port);
             loop.remove(driver);
+            dozeWatch.portRemoved(port);
             driver.release();
         }
     }
@@ -81,9 +85,10 @@ public final class Launcher implements AutoCloseable {
         }
         running = true;
         loops.values().forEach(DeviceLoop::start);
-        watchdog = new Thread(this::watch, "seqlink-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        Thread w = new Thread(this::watch, "seqlink-watchdog");
+        w.setDaemon(true);
+        watchdog = w;
+        w.start();
         log.info("seqlink launcher started: {} device loop(s), batch {}, idle {}", loops.size(), settings.batchSize(),
                 settings.idleStrategy().name().toLowerCase());
     }
@@ -154,35 +159,73 @@ public final class Launcher implements AutoCloseable {
         return all;
     }
 
+    /** Whether every device loop dozes now: its consumers caught up for a while ({@link Doze}; tests and diagnostics). */
+    public boolean loopsDozing() {
+        if (loops.isEmpty()) {
+            return false;
+        }
+        for (DeviceLoop loop : loops.values()) {
+            if (!loop.dozing()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Passes made by the loop of {@code device} (tests and diagnostics). */
     public long passes(int device) {
         DeviceLoop loop = loops.get(device);
         return loop == null ? 0 : loop.passes();
     }
 
+    /** A device loop stopped dozing: the watchdog, asleep while every loop dozed, ticks again. */
+    private void wakeWatchdog() {
+        Thread w = watchdog;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    /**
+     * Every tick (1 ms), hands over a listener that holds a device loop up; every watchdog period, looks for
+     * stalls; and looks at each dozing loop's ports on its doze's schedule, waking the loop when frames wait
+     * ({@link Doze}). While every loop dozes (no listener call can be in progress) it sleeps until the next of
+     * those looks or stall checks, and a loop that wakes wakes it.
+     */
     private void watch() {
         long periodNanos = settings.watchdogPeriod().toNanos();
         long nextStallCheck = System.nanoTime();
         while (running) {
             long now = System.nanoTime();
+            boolean allDozing = !loops.isEmpty();
             for (DeviceLoop loop : loops.values()) {
                 loop.supersede(now);
+                allDozing &= loop.dozing();
             }
+            long untilLook = dozeWatch.look(loops.values(), now);
             if (now - nextStallCheck >= 0) {
                 nextStallCheck = now + periodNanos;
                 for (DeviceLoop loop : loops.values()) {
-                    for (PortDriver p : loop.ports()) {
-                        try {
-                            p.checkStall(now);
-                        } catch (RuntimeException ex) {
-                            log.debug("seqlink watchdog: {} could not be checked: {}", p, ex.toString());
-                        }
+                    if (loop.stallCheckDue()) {
+                        checkStalls(loop, now);
                     }
                 }
             }
-            LockSupport.parkNanos(Math.min(periodNanos, TICK_NANOS));
+            long sleep = allDozing ? Math.min(untilLook, Math.max(0, nextStallCheck - System.nanoTime()))
+                    : Math.min(periodNanos, TICK_NANOS);
+            LockSupport.parkNanos(this, Math.max(TICK_NANOS / 10, sleep));
             if (Thread.interrupted() && !running) {
                 return;
+            }
+        }
+    }
+
+    private static void checkStalls(DeviceLoop loop, long now) {
+        for (PortDriver p : loop.ports()) {
+            try {
+                p.checkStall(now);
+            } catch (RuntimeException ex) {
+                log.debug("seqlink watchdog: {} could not be checked: {}", p, ex.toString());
             }
         }
     }

@@ -1,9 +1,7 @@
 package io.seqlink.autoconfigure.channel;
 
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.autoconfigure.SeqlinkProperties;
 import io.seqlink.channel.PublishChannel;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -13,9 +11,6 @@ import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.handler.IgnoreErrorsBindHandler;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
@@ -49,11 +44,7 @@ final class ChannelBeanRegistrar implements BeanDefinitionRegistryPostProcessor,
 
     @Override
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-        Map<String, SeqlinkProperties.Channel> channels = Binder.get(this.environment)
-                .bind("seqlink.channels", Bindable.mapOf(String.class, SeqlinkProperties.Channel.class),
-                        new IgnoreErrorsBindHandler())
-                .orElse(Map.of());
-        for (String name : channels.keySet()) {
+        for (String name : ChannelBeans.configuredNames(environment)) {
             String beanName = name;
             if (registry.isBeanNameInUse(name)) {
                 beanName = ChannelBeans.fallbackBeanName(name);

@@ -1,7 +1,14 @@
 package io.seqlink.autoconfigure.channel;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.autoconfigure.SeqlinkProperties;
 import io.seqlink.channel.PublishChannel;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.IgnoreErrorsBindHandler;
+import org.springframework.core.env.Environment;
 
 /** The factory method and the names behind the channel bean definitions. Stateless; safe from any thread. */
 public final class ChannelBeans {
@@ -10,6 +17,18 @@ public final class ChannelBeans {
     public static final String CHANNEL_ATTRIBUTE = "seqlink.channel";
 
     private ChannelBeans() {
+    }
+
+    /**
+     * The names under {@code seqlink.channels} in {@code environment}, in configuration order. Only the names are
+     * read: a value that does not bind is the configuration check's to report.
+     */
+    public static List<String> configuredNames(Environment environment) {
+        Map<String, SeqlinkProperties.Channel> channels = Binder.get(environment)
+                .bind("seqlink.channels", Bindable.mapOf(String.class, SeqlinkProperties.Channel.class),
+                        new IgnoreErrorsBindHandler())
+                .orElse(Map.of());
+        return List.copyOf(channels.keySet());
     }
 
     /** The bean name of channel {@code name} when another bean has taken the channel's own name. */

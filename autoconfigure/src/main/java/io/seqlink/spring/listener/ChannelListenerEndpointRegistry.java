@@ -16,9 +16,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextClosedEvent;
 
 /**
  * Binds {@link ChannelListener} methods to their channels' consumers and runs the seqlink launcher
@@ -28,29 +33,50 @@ import org.springframework.context.SmartLifecycle;
  * <li>Binding (when the listener beans exist): every listener is checked against the runtime's
  * channels (unknown channel, a device that is not a consumer, two listeners on one consumer; all
  * reported at once) and subscribed with the retry policy and the {@link FrameErrorHandler}.</li>
- * <li>{@link #start()} (late phase {@value #DEFAULT_PHASE}, after the web server and other
- * lifecycle beans): starts the launcher, so consumption begins once the context is ready.</li>
- * <li>{@link #stop()} (first to stop): drains every channel together within
+ * <li>{@link #start()} (phase {@value #DEFAULT_PHASE}: after the web server starts, before the
+ * lifecycle beans of the default phase): starts the launcher, so consumption begins once the context
+ * is ready; after a {@link #stop()} of a running context it resumes delivery.</li>
+ * <li>{@link #stop()} when the context closes (after the web server's graceful shutdown has let the
+ * requests in flight finish, before the server stops): drains every channel together within
  * {@code seqlink.shutdown.drain-timeout}: outside producers get {@code ClaimStatus.CLOSED} at once,
  * while listeners may still publish to other channels until all are quiet, so a listener forwarding
  * downstream loses nothing whatever the channels' order; then the channels close and the launcher
  * stops (within a second more). {@link #drainReports()} tells what was left undelivered and which
  * listeners had not returned, and it is logged.</li>
+ * <li>{@link #stop()} of a context that stays open ({@code context.stop()}, {@code context.pause()}):
+ * pauses delivery, as spring-kafka's containers stop consuming: the launcher stops, the channels stay
+ * open, producers keep publishing into the rings (lossless ones are back-pressured once a ring is
+ * full), and {@link #start()} delivers every frame published meanwhile. Closing a stopped context
+ * still drains: the launcher runs again for the drain.</li>
  * </ul>
+ *
+ * <p>The states, each change under this object's monitor: {@code NEW} (not started), {@code RUNNING},
+ * {@code PAUSED} (stopped, channels open), {@code DRAINED} (channels drained and closed; a start is refused).
+ * {@link #isRunning()} is true in {@code RUNNING} only, and only while the runtime is open.
  *
  * <table>
  * <caption>Threading contract</caption>
  * <tr><th>method</th><th>who may call it</th></tr>
- * <tr><td>{@link #registerAll}, {@link #start}, {@link #stop}</td><td>any thread (the container's); serialized</td></tr>
+ * <tr><td>{@link #registerAll}, {@link #start}, {@link #stop}, {@link #onApplicationEvent}</td><td>any thread (the
+ *     container's); serialized</td></tr>
  * <tr><td>{@link #endpoints}, {@link #listenerId}, {@link #drainReports}, {@link #isRunning}</td><td>any thread</td></tr>
  * </table>
  */
-public class ChannelListenerEndpointRegistry implements SmartLifecycle {
+public class ChannelListenerEndpointRegistry implements SmartLifecycle, ApplicationListener<ContextClosedEvent>,
+        ApplicationContextAware {
 
     private static final Logger log = LoggerFactory.getLogger(ChannelListenerEndpointRegistry.class);
 
-    /** Late, like spring-kafka's containers: start after, and stop before, the usual lifecycle beans. */
-    public static final int DEFAULT_PHASE = Integer.MAX_VALUE - 100;
+    /**
+     * Between the web server's graceful shutdown ({@code WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE},
+     * {@code Integer.MAX_VALUE - 1024}) and its start and stop ({@code START_STOP_LIFECYCLE_PHASE},
+     * {@code Integer.MAX_VALUE - 2048}): lifecycle beans stop in descending phase, so seqlink drains once the
+     * requests in flight have finished (a request publishing to a channel is never refused by seqlink's
+     * shutdown), and the server stops after the drain.
+     */
+    public static final int DEFAULT_PHASE = Integer.MAX_VALUE - 1536;
+
+    private enum State { NEW, RUNNING, PAUSED, DRAINED }
 
     private final SeqlinkRuntime runtime;
     private final RetryPolicy retryPolicy;
@@ -60,7 +86,10 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle {
     private final List<ChannelListenerEndpoint> endpoints = new CopyOnWriteArrayList<>();
     private final Map<String, ChannelListenerEndpoint> byConsumer = new LinkedHashMap<>();
     private volatile List<DrainReport> drainReports = List.of();
-    private volatile boolean running;
+    private volatile State state = State.NEW;
+    /** Set once this registry's context began to close: a stop then drains instead of pausing. */
+    private volatile boolean closing;
+    private @Nullable ApplicationContext context;
 
     public ChannelListenerEndpointRegistry(SeqlinkRuntime runtime, RetryPolicy retryPolicy, FrameErrorHandler errorHandler,
             Duration drainTimeout, boolean autoStartup) {
@@ -172,10 +201,38 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle {
     }
 
     @Override
+    public void setApplicationContext(ApplicationContext applicationContext) {
+        this.context = applicationContext;
+    }
+
+    /**
+     * Starts the launcher (consumption begins), or resumes delivery after a {@link #stop()} that paused it.
+     *
+     * @throws IllegalStateException when the channels were drained and closed (the context closed), or the
+     *         runtime is closed: nothing can reopen them in this context
+     */
+    @Override
     public synchronized void start() {
-        if (running) {
+        if (state == State.RUNNING && !runtime.closed()) {
             return;
         }
+        if (state == State.DRAINED || runtime.closed()) {
+            throw new IllegalStateException("seqlink cannot start again: its channels were drained and closed "
+                    + (state == State.DRAINED ? "when the application context began to close" : "with the SeqlinkRuntime")
+                    + ", and closed channels do not reopen. Start a new application context; to pause and resume "
+                    + "delivery, stop() and start() the running context instead");
+        }
+        if (state == State.NEW) {
+            warnAboutConsumersWithoutListeners();
+        }
+        runtime.start();
+        if (state == State.PAUSED) {
+            log.info("seqlink started again: the launcher delivers what was published while it was stopped");
+        }
+        state = State.RUNNING;
+    }
+
+    private void warnAboutConsumersWithoutListeners() {
         for (PublishChannel ch : runtime.channels()) {
             for (int d : ch.consumerDevices()) {
                 if (!ch.consumer(d).subscribed()) {
@@ -185,35 +242,65 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle {
                 }
             }
         }
-        runtime.start();
-        running = true;
     }
 
+    /**
+     * While the context closes: drains and closes every channel, then stops the launcher (the shutdown this
+     * class describes). Otherwise ({@code context.stop()}): pauses delivery, the channels staying open.
+     */
     @Override
     public synchronized void stop() {
-        if (!running) {
+        if (state != State.RUNNING) {
             return;
         }
+        if (closing) {
+            drainAndClose();
+            return;
+        }
+        runtime.launcher().stop();
+        state = State.PAUSED;
+        log.info("seqlink stopped: delivery is paused and the channels stay open (producers are back-pressured once a "
+                + "lossless ring is full); start() resumes it");
+    }
+
+    /**
+     * Marks this registry's context as closing, so that the lifecycle's {@link #stop()} drains; a context stopped
+     * before it closes is drained here (the lifecycle stops only what runs), the launcher running again for it.
+     */
+    @Override
+    public synchronized void onApplicationEvent(ContextClosedEvent event) {
+        if (context != null && event.getApplicationContext() != context) {
+            return; // a child context's close reaches its parent's listeners too
+        }
+        closing = true;
+        if (state == State.PAUSED && !runtime.closed()) {
+            runtime.start();
+            state = State.RUNNING;
+            drainAndClose();
+        }
+    }
+
+    private void drainAndClose() {
         List<DrainReport> reports = runtime.drainAndCloseChannels(drainTimeout);
         runtime.launcher().stop();
         drainReports = reports;
-        running = false;
+        state = State.DRAINED;
         long published = reports.stream().mapToLong(DrainReport::published).sum();
         long undelivered = reports.stream().mapToLong(DrainReport::totalUndelivered).sum();
-        List<String> stuck = new ArrayList<>();
-        reports.forEach(r -> r.listenersNotReturned().forEach((d, l) -> stuck.add(r.channel() + "/" + d + ": " + l)));
         if (reports.stream().allMatch(DrainReport::clean)) {
             log.info("seqlink stopped: {} channel(s) drained, every one of {} published frame(s) delivered", reports.size(),
                     published);
         } else {
-            log.warn("seqlink stopped: {} of {} published frame(s) left undelivered{}: {}", undelivered, published,
-                    stuck.isEmpty() ? "" : "; listeners that did not return " + stuck, reports);
+            List<String> unclean = reports.stream().filter(r -> !r.clean()).map(DrainReport::describe).toList();
+            log.warn("seqlink stopped: {} of {} published frame(s) left undelivered; {}", undelivered, published,
+                    String.join("; ", unclean));
         }
     }
 
+    /** Whether the launcher delivers: started, not stopped, and the runtime open. */
     @Override
     public boolean isRunning() {
-        return running;
+        return state == State.RUNNING && !runtime.closed();
     }
 
     @Override

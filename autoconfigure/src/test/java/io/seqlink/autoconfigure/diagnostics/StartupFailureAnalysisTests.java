@@ -112,6 +112,8 @@ class StartupFailureAnalysisTests {
             FailureAnalysis analysis = FailureAnalysisTester.analyze(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("seqlink.backend=cuda").contains("no usable CUDA driver")
                     .doesNotContain("BackendSelection"); // the runtime's Java-API wording of the alternative stays out
+            assertThat(analysis.getDescription().strip().lines()).as("the cause in one line, JCuda's loader traces at DEBUG:\n%s",
+                    analysis.getDescription()).hasSizeLessThanOrEqualTo(4).noneMatch(l -> l.strip().startsWith("at "));
             assertThat(analysis.getAction()).contains("nvidia-smi").contains("seqlink.backend=auto")
                     .contains("seqlink.backend=emulated");
         });

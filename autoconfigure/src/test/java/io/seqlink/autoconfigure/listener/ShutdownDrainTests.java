@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Closing the application while a producer publishes: the registry stops first, claims then get
+ * Closing the application while a producer publishes: the registry stops, claims then get
  * CLOSED, consumers take what was published, and whatever they could not take in time is reported.
  */
 class ShutdownDrainTests {

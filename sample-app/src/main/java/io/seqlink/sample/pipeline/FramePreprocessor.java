@@ -105,13 +105,17 @@ public final class FramePreprocessor implements AutoCloseable {
                     continue;
                 }
                 if (seq == ClaimStatus.BACK_PRESSURED) {
+                    // every slot holds a frame a consumer has not taken: publish ours (they must move), then wait for a
+                    // slot in one blocking claim, so the channel's backpressure counter counts this frame once
                     publishPending();
-                    if (System.nanoTime() - deadline > 0) {
+                    seq = frames.claim(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    if (seq == ClaimStatus.BACK_PRESSURED) {
                         stop = Stop.BACK_PRESSURED;
                         break;
                     }
-                    idle.idle();
-                    continue;
+                    if (seq == ClaimStatus.BATCH_FULL) {
+                        continue;
+                    }
                 }
                 if (seq < 0) {
                     stop = seq == ClaimStatus.FAILED ? Stop.FAILED : Stop.CLOSED;

@@ -138,6 +138,10 @@ class StatusPageBrowserIT {
                 assertThat(points(s)).as(name + " lag " + s.attr("data-series")).hasSizeGreaterThanOrEqualTo(2)
                         .allSatisfy(p -> assertThat(p).matches("\\d+(\\.\\d)?,\\d+(\\.\\d)?"));
             }
+            // two consumers at the same lag draw the same line: each series is drawn in its own width and dash pattern,
+            // so the one drawn last never hides the other
+            assertThat(series).extracting(s -> s.attr("stroke-width") + "/" + s.attr("stroke-dasharray"))
+                    .as(name + " lag lines").doesNotHaveDuplicates().noneMatch(style -> style.equals("/"));
         }
         assertThat(page.select("#channels article.channel[data-channel=frames] .meta").text())
                 .contains("device 0 \u2192 1, 2").contains("lossless").contains("1: peer-atomic").contains("2: peer-copy");

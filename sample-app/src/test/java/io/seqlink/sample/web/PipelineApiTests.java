@@ -103,6 +103,7 @@ class PipelineApiTests {
     void aFullPipelineAnswers503WithWhatWasPublishedAndRecovers() throws Exception {
         PublishChannel frames = runtime.channel("frames").orElseThrow();
         long produced = pipeline.statistics().produced();
+        long backpressured = frames.snapshot().backpressured();
         frames.consumer(1).pause(); // device 1 stops taking frames: the lossless ring fills up
         HttpResponse<String> r;
         try {
@@ -119,6 +120,9 @@ class PipelineApiTests {
         assertThat(problem.read("$.type", String.class)).endsWith("troubleshooting.md#a-lagging-consumer");
         assertThat(problem.read("$.detail", String.class)).contains(published + " of 200 frames were published")
                 .contains("no free slot").contains("/actuator/seqlink/frames");
+        // one frame found the ring full and waited for the whole publish-timeout: its try and its wait count one each,
+        // not every retry of a producer that spins on tryClaim()
+        assertThat(frames.snapshot().backpressured() - backpressured).as("claims back-pressured").isBetween(1L, 2L);
         Await.until(Duration.ofSeconds(30), () -> pipeline.statistics().inFlight(), n -> n == 0,
                 "the frames published before the 503 to be collected once device 1 resumed");
         assertThat(pipeline.statistics().produced()).isEqualTo(produced + published);

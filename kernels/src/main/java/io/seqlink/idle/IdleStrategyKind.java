@@ -18,13 +18,14 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  */
 public enum IdleStrategyKind {
     /**
-     * Spin 100 times, yield 10 times, then park from 1 µs doubling up to 100 µs; after 100 ms without work,
-     * doze (the default: an idle service costs a small fraction of a core; the first frame after a quiet
-     * period waits up to 20 ms more).
+     * Spin for 100 µs after a pass that found work, then spin 100 times, yield 10 times, then park from 1 µs
+     * doubling up to 100 µs; after 100 ms without work, doze (the default: frames of a steady flow are seen within a
+     * spin, an idle service costs a small fraction of a core, and the first frame after a quiet period waits up to
+     * 20 ms more).
      */
-    BACKOFF(() -> new BackoffIdleStrategy(100, 10, 1_000, 100_000), true),
+    BACKOFF(IdleStrategyKind::backoff, true),
     /** The same back-off, never dozing: a frame after a quiet period waits at most about 100 µs; each device loop costs a few % of a core while idle. */
-    LOW_LATENCY(() -> new BackoffIdleStrategy(100, 10, 1_000, 100_000), false),
+    LOW_LATENCY(IdleStrategyKind::backoff, false),
     /** Spin forever: lowest latency, a full core per loop. */
     BUSY_SPIN(BusySpinIdleStrategy::new, false),
     /** Yield on every idle round. */
@@ -38,6 +39,13 @@ public enum IdleStrategyKind {
     IdleStrategyKind(Supplier<IdleStrategy> factory, boolean dozes) {
         this.factory = factory;
         this.dozes = dozes;
+    }
+
+    /** How long a loop keeps spinning after a pass that found work, before it backs off. */
+    public static final long SPIN_AFTER_WORK_NANOS = 100_000;
+
+    private static IdleStrategy backoff() {
+        return new SpinAfterWork(SPIN_AFTER_WORK_NANOS, new BackoffIdleStrategy(100, 10, 1_000, 100_000));
     }
 
     /** A new strategy, to be used by one thread only (it keeps that thread's back-off state). */

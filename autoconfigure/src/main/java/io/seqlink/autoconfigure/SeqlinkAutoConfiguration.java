@@ -3,6 +3,7 @@ package io.seqlink.autoconfigure;
 import io.seqlink.SeqlinkRuntime;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -33,8 +34,11 @@ public final class SeqlinkAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers) {
-        // the keys and values were checked before any bean was created (SeqlinkConfigurationCheck)
-        return SeqlinkRuntimeFactory.create(properties, List.of(), customizers.orderedStream().toList());
+    SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers,
+            ConfigurableListableBeanFactory beanFactory) {
+        // the keys and values were checked before any bean was created (SeqlinkConfigurationCheck); the host listeners
+        // are known from the bean definitions, so their channels open with the push to host memory
+        return SeqlinkRuntimeFactory.create(properties, List.of(), customizers.orderedStream().toList(),
+                HostListenerScan.scan(beanFactory));
     }
 }

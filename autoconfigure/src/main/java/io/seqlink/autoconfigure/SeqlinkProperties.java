@@ -155,6 +155,14 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
 
         /** The channel's specification under {@code name}; unchecked (the runtime validates it). */
         public ChannelSpec toSpec(String name) {
+            return toSpec(name, List.of());
+        }
+
+        /**
+         * {@link #toSpec(String)} with the consumers whose listener is a host listener (known from the application's
+         * {@code @ChannelListener} methods, not a property): a lossless channel pushes their frames into host memory.
+         */
+        public ChannelSpec toSpec(String name, List<Integer> hostListeners) {
             ChannelSpec.Builder b = ChannelSpec.builder(name)
                     .producer(producer)
                     .consumers(consumers)
@@ -166,7 +174,8 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
                     .backpressureTimeout(backpressureTimeout)
                     .stallTimeout(stallTimeout)
                     .consumerFailurePolicy(consumerFailurePolicy)
-                    .armedRounds(armedRounds);
+                    .armedRounds(armedRounds)
+                    .hostListeners(hostListeners);
             if (maxPublishBatch != null) {
                 b.maxPublishBatch(maxPublishBatch);
             }

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,12 +48,22 @@ public final class SeqlinkRuntimeFactory {
      */
     public static SeqlinkRuntime create(SeqlinkProperties properties, List<Violation> unknownKeys,
             List<SeqlinkRuntimeBuilderCustomizer> customizers) {
+        return create(properties, unknownKeys, customizers, Map.of());
+    }
+
+    /**
+     * {@link #create(SeqlinkProperties, List, List)} with the devices of each channel whose listener is a host
+     * listener (channel name to devices, {@code -1} for every consumer): those channels open with the push to host
+     * memory ({@link ChannelSpec#hostListeners}).
+     */
+    public static SeqlinkRuntime create(SeqlinkProperties properties, List<Violation> unknownKeys,
+            List<SeqlinkRuntimeBuilderCustomizer> customizers, Map<String, Set<Integer>> hostListeners) {
         List<Violation> problems = new ArrayList<>(unknownKeys);
         problems.addAll(SeqlinkPropertiesValidator.validate(properties));
         if (!problems.isEmpty()) {
             throw new SeqlinkConfigurationException(problems);
         }
-        Map<String, ChannelSpec> specs = specs(properties);
+        Map<String, ChannelSpec> specs = specs(properties, hostListeners);
         SeqlinkRuntime.Builder builder = builder(properties, specs);
         for (SeqlinkRuntimeBuilderCustomizer c : customizers) {
             c.customize(builder);
@@ -103,8 +114,16 @@ public final class SeqlinkRuntimeFactory {
 
     /** The channel specifications the properties describe, by name, in configuration order. */
     public static Map<String, ChannelSpec> specs(SeqlinkProperties properties) {
+        return specs(properties, Map.of());
+    }
+
+    static Map<String, ChannelSpec> specs(SeqlinkProperties properties, Map<String, Set<Integer>> hostListeners) {
         Map<String, ChannelSpec> specs = new LinkedHashMap<>();
-        properties.channels().forEach((name, channel) -> specs.put(name, channel.toSpec(name)));
+        properties.channels().forEach((name, channel) -> {
+            Set<Integer> hosts = hostListeners.get(name);
+            List<Integer> consumers = channel.consumers() == null ? List.of() : channel.consumers();
+            specs.put(name, channel.toSpec(name, hosts == null ? List.of() : HostListenerScan.consumersNamed(hosts, consumers)));
+        });
         return specs;
     }
 

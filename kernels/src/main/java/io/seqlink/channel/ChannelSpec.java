@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  *                              stream, and a device listener on one listed here reads as it always does (the push goes
  *                              on). A channel with host-pushed consumers is a push channel for users' kernels: they let
  *                              the channel's publish step publish rather than publishing at their end. Empty by default
- *                              (the Spring layer does not set it yet: its host listeners are staged)
+ *                              (the Spring starter sets it from the application's {@code @ChannelListener} methods that take a {@code Frame} or {@code List<Frame>})
  */
 public record ChannelSpec(String name, int producer, List<Integer> consumers, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout,

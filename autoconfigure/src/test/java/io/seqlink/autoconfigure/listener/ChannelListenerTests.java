@@ -92,6 +92,28 @@ class ChannelListenerTests {
     }
 
     @Test
+    void hostListenersChannelsOpenWithTheProducerPushingTheirFramesToHostMemory() {
+        runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2")
+                .withBean(PerDeviceRecorder.class).run(context -> {
+                    PublishChannel frames = context.getBean(SeqlinkRuntime.class).channel("frames").orElseThrow();
+                    assertThat(frames.spec().hostListeners()).as("every consumer: the listener names no device").containsExactly(1, 2);
+                    publish(context, 300);
+                    awaitDrained(context);
+                    PerDeviceRecorder recorder = context.getBean(PerDeviceRecorder.class);
+                    assertThat(recorder.byDevice.get(1)).containsExactlyElementsOf(range(300));
+                    assertThat(recorder.byDevice.get(2)).containsExactlyElementsOf(range(300));
+                    for (int d : new int[] {1, 2}) {
+                        assertThat(frames.consumer(d).snapshot().deviceReads()).as("no consume step ran on device %d", d).isZero();
+                    }
+                });
+        runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2")
+                .withBean("twoDeviceListeners", TwoDeviceListeners.class).run(context -> assertThat(context.getBean(SeqlinkRuntime.class)
+                        .channel("frames").orElseThrow().spec().hostListeners()).containsExactly(1, 2));
+        runner.withBean(DeviceListener.class).run(context -> assertThat(context.getBean(SeqlinkRuntime.class).channel("frames")
+                .orElseThrow().spec().hostListeners()).as("a device listener's consumer is not pushed to").isEmpty());
+    }
+
+    @Test
     void deviceAttributeBindsEachListenerToItsOwnConsumer() {
         runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2")
                 .withBean("twoDeviceListeners", TwoDeviceListeners.class).run(context -> {

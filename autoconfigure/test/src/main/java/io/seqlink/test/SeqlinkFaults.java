@@ -38,6 +38,9 @@ public final class SeqlinkFaults {
      * Stalls {@code device}: its streams accept work but run none, so a consumer there stops
      * acknowledging (its channel reports it stalled after the stall timeout, and a lossless producer is
      * back-pressured once the ring is full). {@link #resumeDevice(int)} lets the queued work run, in order.
+     * What runs on a consumer's device is a device listener's round or a staged host listener's; a host listener of
+     * a lossless channel reads frames the producer pushed into host memory, so its own device's faults do not reach
+     * it (stall the producer's device instead).
      */
     public SeqlinkFaults stallDevice(int device) {
         faults.stallDevice(device);

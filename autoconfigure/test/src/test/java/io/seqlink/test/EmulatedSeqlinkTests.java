@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.BackendKind;
 import io.seqlink.channel.ConsumerState;
+import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.spring.listener.ChannelListener;
@@ -31,6 +32,26 @@ class EmulatedSeqlinkTests {
     @EnableAutoConfiguration
     @Import(Counter.class)
     static class App {
+    }
+
+    /**
+     * A device listener that enqueues nothing (the channel's consume step and ack still run on its device): the
+     * consumer device's faults reach its work. A host listener's frames on a lossless channel are pushed by the
+     * producer and read in host memory, so faults of its consumer device never reach it.
+     */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(DeviceCounter.class)
+    static class DeviceApp {
+    }
+
+    static class DeviceCounter {
+        final AtomicLong frames = new AtomicLong();
+
+        @ChannelListener(channel = "frames")
+        void onFrames(DeviceFrames round) {
+            frames.addAndGet(round.last() - round.first() + 1);
+        }
     }
 
     /** Counts the frames each consumer device gets. */
@@ -78,6 +99,22 @@ class EmulatedSeqlinkTests {
             SeqlinkTestUtils.awaitAcknowledged(frames, seq, TIMEOUT);
             assertThat(counter.frames.get()).isEqualTo(before + 2);
         }
+    }
+
+    @Nested
+    @SpringBootTest(classes = DeviceApp.class, properties = { "seqlink.channels.frames.consumers=1,2",
+            "seqlink.channels.frames.slots=8", "seqlink.channels.frames.stall-timeout=200ms",
+            "seqlink.launcher.idle-strategy=park" })
+    @EmulatedSeqlink(devices = 3, links = "0-2=pcie-peer")
+    @DirtiesContext
+    class StalledDevice {
+
+        @Autowired
+        @Qualifier("frames")
+        PublishChannel frames;
+
+        @Autowired
+        SeqlinkFaults faults;
 
         @Test
         void aStalledDeviceIsReportedStalledAndCatchesUpWhenResumed() {
@@ -96,7 +133,7 @@ class EmulatedSeqlinkTests {
     }
 
     @Nested
-    @SpringBootTest(classes = App.class, properties = { "seqlink.channels.frames.consumers=1,2",
+    @SpringBootTest(classes = DeviceApp.class, properties = { "seqlink.channels.frames.consumers=1,2",
             "seqlink.channels.frames.consumer-failure-policy=drop-consumer" })
     @EmulatedSeqlink(devices = 3)
     @DirtiesContext

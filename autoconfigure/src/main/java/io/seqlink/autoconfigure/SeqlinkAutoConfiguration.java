@@ -35,10 +35,10 @@ public final class SeqlinkAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     SeqlinkRuntime seqlinkRuntime(SeqlinkProperties properties, ObjectProvider<SeqlinkRuntimeBuilderCustomizer> customizers,
-            ConfigurableListableBeanFactory beanFactory) {
+            ObjectProvider<ChannelSpecCustomizer> specCustomizers, ConfigurableListableBeanFactory beanFactory) {
         // the keys and values were checked before any bean was created (SeqlinkConfigurationCheck); the host listeners
         // are known from the bean definitions, so their channels open with the push to host memory
         return SeqlinkRuntimeFactory.create(properties, List.of(), customizers.orderedStream().toList(),
-                HostListenerScan.scan(beanFactory));
+                HostListenerScan.scan(beanFactory), specCustomizers.orderedStream().toList());
     }
 }

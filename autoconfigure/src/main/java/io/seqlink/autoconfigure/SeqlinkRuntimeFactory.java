@@ -48,22 +48,26 @@ public final class SeqlinkRuntimeFactory {
      */
     public static SeqlinkRuntime create(SeqlinkProperties properties, List<Violation> unknownKeys,
             List<SeqlinkRuntimeBuilderCustomizer> customizers) {
-        return create(properties, unknownKeys, customizers, Map.of());
+        return create(properties, unknownKeys, customizers, Map.of(), List.of());
     }
 
     /**
      * {@link #create(SeqlinkProperties, List, List)} with the devices of each channel whose listener is a host
      * listener (channel name to devices, {@code -1} for every consumer): those channels open with the push to host
-     * memory ({@link ChannelSpec#hostListeners}).
+     * memory ({@link ChannelSpec#hostListeners}), and the specifications' customizers, applied in order after that.
      */
     public static SeqlinkRuntime create(SeqlinkProperties properties, List<Violation> unknownKeys,
-            List<SeqlinkRuntimeBuilderCustomizer> customizers, Map<String, Set<Integer>> hostListeners) {
+            List<SeqlinkRuntimeBuilderCustomizer> customizers, Map<String, Set<Integer>> hostListeners,
+            List<ChannelSpecCustomizer> specCustomizers) {
         List<Violation> problems = new ArrayList<>(unknownKeys);
         problems.addAll(SeqlinkPropertiesValidator.validate(properties));
         if (!problems.isEmpty()) {
             throw new SeqlinkConfigurationException(problems);
         }
         Map<String, ChannelSpec> specs = specs(properties, hostListeners);
+        for (ChannelSpecCustomizer c : specCustomizers) {
+            specs.replaceAll(c::customize);
+        }
         SeqlinkRuntime.Builder builder = builder(properties, specs);
         for (SeqlinkRuntimeBuilderCustomizer c : customizers) {
             c.customize(builder);

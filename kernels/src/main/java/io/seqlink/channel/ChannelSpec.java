@@ -66,6 +66,12 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
         hostListeners = hostListeners == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(hostListeners));
     }
 
+    /** This specification with {@code devices} as its {@link #hostListeners} (the rest unchanged). */
+    public ChannelSpec withHostListeners(List<Integer> devices) {
+        return new ChannelSpec(name, producer, consumers, slots, slotBytes, delivery, readMode, transport, maxPublishBatch,
+                backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds, devices);
+    }
+
     /** Whether the producer pushes {@code consumer}'s frames into host memory for its host listener (see {@link #hostListeners}). */
     public boolean pushesToHost(int consumer) {
         return delivery == Delivery.LOSSLESS && hostListeners.contains(consumer);

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.autoconfigure.ChannelSpecCustomizer;
 import io.seqlink.autoconfigure.SeqlinkProperties;
 import io.seqlink.backend.BackendKind;
 import io.seqlink.channel.Frame;
@@ -45,6 +46,16 @@ public class PipelineConfiguration {
     @Bean
     InferenceListener inferenceListener(Pipeline pipeline) {
         return new InferenceListener(pipeline);
+    }
+
+    /**
+     * The collector below is registered in code, so the starter cannot find it among the {@code @ChannelListener}
+     * methods: its results channels are named here as channels with a host listener, and each inference device's
+     * publish step pushes its results into host memory, where the collector reads them in place.
+     */
+    @Bean
+    ChannelSpecCustomizer resultsReadInHostMemory(PipelineProperties properties) {
+        return (name, spec) -> name.startsWith(properties.resultsChannelPrefix()) ? spec.withHostListeners(spec.consumers()) : spec;
     }
 
     /**

@@ -52,6 +52,11 @@ class ProfilesTests {
             for (String name : pipeline.resultsChannels()) {
                 PublishChannel results = runtime.channel(name).orElseThrow();
                 assertThat(results.snapshot().maxLag()).isZero();
+                // the collector reads its results where the inference device's publish step pushed them
+                assertThat(results.spec().hostListeners()).isEqualTo(results.consumerDevices());
+                for (int c : results.consumerDevices()) {
+                    assertThat(results.consumer(c).snapshot().deviceReads()).as("consume steps for the collector of " + name).isZero();
+                }
             }
         }
     }

@@ -32,7 +32,7 @@ using namespace seqlink::layout;
 extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeArgs a, uint64_t from, uint64_t to,
         uint64_t round, uint64_t armed) {
     const grid::RingShape r = device::ring_shape(a);
-    uint64_t published = device::detail::acquire_bound_by_block(a, from, round, false);  // the cancel: once, below
+    uint64_t published = device::detail::acquire_published_by_block(a);  // an armed round's cancel: once, below
     uint64_t end = min(to, published);
     if (a.local_ring != 0 && end >= from) {
         if (a.lapping) {

@@ -159,18 +159,18 @@ __device__ __forceinline__ uint64_t round_bound(const ConsumeArgs& c, uint64_t f
     return published;
 }
 
-// Thread 0 of this block reads publish_seq ONCE with acquire ordering (then, for an armed round, the cancel
-// word: round_bound) and shares the bound through shared memory; the barrier hands value and ordering to
-// every thread of the block. The block's own value: blocks of one grid may read different ones (the consume
-// step copies to its own and clips the round to the grid's minimum; a kernel that does not should call
-// acquire_published).
-__device__ inline uint64_t acquire_bound_by_block(const ConsumeArgs& c, uint64_t from, uint64_t round, bool armed) {
-    __shared__ uint64_t s_bound;
+// Thread 0 of this block reads publish_seq ONCE with acquire ordering and shares it through shared
+// memory; the barrier hands value and ordering to every thread of the block. The block's own value:
+// blocks of one grid may read different ones (the consume step copies to its own and clips the round to
+// the grid's minimum, then reads an armed round's cancel word once: round_bound; a kernel that does not
+// clip should call acquire_published).
+__device__ inline uint64_t acquire_published_by_block(const ConsumeArgs& c) {
+    __shared__ uint64_t s_published;
     if (threadIdx.x == 0) {
-        s_bound = round_bound(c, from, ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ)), round, armed);
+        s_published = ld_acquire_sys(word_at(c.control, layout::CONTROL_PUBLISH_SEQ));
     }
     __syncthreads();
-    return s_bound;
+    return s_published;
 }
 
 // The consumer mirror's PROTOCOL_ERROR value for round `round`'s failure at `site` (layout::PROTOCOL_SITE_*).

@@ -5,9 +5,8 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * Spins for a while after work before it lets another strategy back off: a frame that follows the last one within
  * the window is seen within a spin, not after a park. A park of "1 µs" costs tens of microseconds on Linux (timer
- * slack), so a back-off that parks between frames of a steady flow puts those tens of microseconds on a host
- * listener's latency (on the H200, a host listener's cycle p99 was 86 µs through the device loop against 32 µs polled
- * by a spinning caller). The trade: a loop whose device delivers a frame every window or more often spins all the
+ * slack), so a back-off that parks between frames of a steady flow puts those tens of microseconds on every frame's
+ * latency (docs/spring-boot.md, "The spin after work"). The trade: a loop whose device delivers a frame every window or more often spins all the
  * time; one that delivers one frame per millisecond spins a window's share of it (10 % of a core for 100 µs).
  *
  * <p>One instance per thread, as every Agrona strategy.

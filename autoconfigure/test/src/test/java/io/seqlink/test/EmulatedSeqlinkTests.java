@@ -79,9 +79,6 @@ class EmulatedSeqlinkTests {
         PublishChannel frames;
 
         @Autowired
-        SeqlinkFaults faults;
-
-        @Autowired
         Counter counter;
 
         @Test

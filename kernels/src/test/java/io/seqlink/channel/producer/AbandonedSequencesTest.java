@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The padding count a consumer asks for a round it counts after the round's acknowledgement reached the producer
  * (a device listener that acknowledges in its kernel): by then the producer may have claimed, and given back, the
- * same slot one lap later. With one mark per slot that lap's mark replaced the round's, and the consumer counted a
- * padding frame as delivered (seen once in the churn soak, 10^6 frames); this test fails every run on one mark per slot.
+ * same slot one lap later. With one mark per slot that lap's mark would replace the round's, and the consumer would
+ * count a padding frame as delivered.
  */
 class AbandonedSequencesTest {
 

@@ -19,11 +19,10 @@ using namespace seqlink::layout;
 // publish_seq and shares it (one cross-device read per block; a one-block launch, the usual case, makes one
 // per round). Blocks copy their share of the ready slots, each up to its own bound, into the local ring; the
 // last block clips the round to the smallest bound any block had (no agreement round trip before the copy:
-// device::acquire_published's is for kernels that cannot clip), then, armed, reads the mirror's ARM_CANCEL
+// device::acquire_published's is for kernels that cannot clip), then, armed, reads the block's ARM_CANCEL
 // ONCE for the grid (device::detail::round_bound: a cancelled round's bound is from - 1, it took nothing),
 // validates and writes counters and the descriptor (device::detail::finish_consume_round, shared with
-// device::end_round). One read of pinned host memory per round, not per block: a grid of hundreds of blocks
-// would otherwise queue hundreds of uncached PCIe reads before its copy. What a cancelled round copied is a
+// device::end_round). What a cancelled round copied is a
 // published frame's own bytes in slots no listener reads (the descriptor says nothing was taken; the next
 // round copies them again). The read comes after the last block's acquire of every block's arrival, so it sees
 // every mark a per-block read would have (memory-model.md, "The cancel word"). An ordinary round never ends
@@ -66,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(256) seqlink_consume(const ConsumeA
     if (armed != 0) {
         __shared__ uint64_t s_bound;
         if (threadIdx.x == 0) {
-            s_bound = device::detail::round_bound(a, from, published, round, true);  // the grid's one read of ARM_CANCEL
+            s_bound = device::detail::round_bound(a, from, published, round, true);  // the grid's one read of the cancel mark
         }
         __syncthreads();
         published = s_bound;

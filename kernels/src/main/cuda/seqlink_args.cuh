@@ -64,8 +64,8 @@ struct ConsumeArgs {
     uint64_t control;     //   0: control block to acquire publish_seq from (producer's or a replica)
     uint64_t ring;        //   8: ring holding the frames (producer's or a replica)
     uint64_t local_ring;  //  16: consumer-local ring to copy into, 0 in direct mode
-    uint64_t block;       //  24: consumer block (consumer device)
-    uint64_t mirror;      //  32: consumer's host mirror (an armed round also reads its ARM_CANCEL word)
+    uint64_t block;       //  24: consumer block (consumer device; an armed round reads its ARM_CANCEL word)
+    uint64_t mirror;      //  32: consumer's host mirror
     uint64_t scratch;     //  40: Scratch on the consumer device
     uint64_t slots;       //  48
     uint64_t stride;      //  56

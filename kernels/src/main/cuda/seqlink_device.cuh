@@ -146,14 +146,16 @@ namespace detail {
 
 // The bound an armed round may take frames to, from ONE thread right after its acquire read of publish_seq
 // returned `published`: `published`, or from - 1 (nothing) when the host cancelled the round: the consumer
-// mirror's ARM_CANCEL (host-written, monotonic: ArmedRound.cancel stores the round's number there before it
-// raises the doorbell) is >= round. One ld.relaxed.sys of pinned host memory, in program order after the
-// acquire, so it sees the mark of every cancel that returned before the publish of any frame the acquire
-// read saw (memory-model.md, "The cancel word"); made only when the round would take something. Not armed:
-// `published` (nothing cancels an ordinary round, and it reads nothing more).
+// block's ARM_CANCEL (host-written, monotonic: ArmedRound.cancel stores the round's number there, through
+// Device.storeWord, done before it raises the doorbell) is >= round. One ld.relaxed.sys of the consumer's own
+// device memory, in program order after the acquire, so it sees the mark of every cancel that returned before
+// the publish of any frame the acquire read saw (memory-model.md, "The cancel word"); made only when the round
+// would take something. Device memory, not the host mirror: every block of a round kernel reads it, and
+// uncached reads of one pinned host word queue up. Not armed: `published` (nothing cancels an ordinary round,
+// and it reads nothing more).
 __device__ __forceinline__ uint64_t round_bound(const ConsumeArgs& c, uint64_t from, uint64_t published, uint64_t round,
         bool armed) {
-    if (armed && published >= from && ld_relaxed_sys(word_at(c.mirror, layout::CONSUMER_ARM_CANCEL)) >= round) {
+    if (armed && published >= from && ld_relaxed_sys(word_at(c.block, layout::CONSUMER_ARM_CANCEL)) >= round) {
         return from - 1;
     }
     return published;

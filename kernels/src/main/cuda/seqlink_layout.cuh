@@ -16,7 +16,7 @@ constexpr uint64_t CONTROL_BYTES = 128;
 
 // ConsumerBlock: line 0 cursor, line 1 descriptor and reports. consumed_seq, round, host_round and
 // protocol_error are written to the host mirror only (nothing on a device reads them); arm_cancel is the one
-// word the host writes (the mirror's; the device block's is unused).
+// word the host writes (the mirror's is its record, the device block's what kernels read).
 constexpr uint64_t CONSUMER_CONSUMED_SEQ = 0;
 constexpr uint64_t CONSUMER_READS = 8;
 constexpr uint64_t CONSUMER_EMPTY_POLLS = 16;
@@ -30,9 +30,9 @@ constexpr uint64_t CONSUMER_HOST_ROUND = 168;
 // Ordinary (not armed) rounds that took fewer frames than the launcher asked for (end < to): the launcher
 // only asks for frames it saw in the producer's mirror, so this stays 0; the runtime fails the consumer if not.
 constexpr uint64_t CONSUMER_SHORT_ROUNDS = 176;
-// Host-written: the highest armed round number the host cancelled (ArmedRound.cancel, a monotonic raise
-// before its doorbell raise). An armed round r reads it after its acquire read of publish_seq and takes
-// nothing when it is >= r.
+// Host-written: the highest armed round number the host cancelled (ArmedRound.cancel: a monotonic raise of the
+// mirror's word, stored into the device block's by Device.storeWord before its doorbell raise). An armed round r
+// reads the block's word after its acquire read of publish_seq and takes nothing when it is >= r.
 constexpr uint64_t CONSUMER_ARM_CANCEL = 184;
 // 0, or why a round kernel or an in-kernel ack failed its round: PROTOCOL_SITE_* << PROTOCOL_SITE_SHIFT
 // | the number of the round whose launch found its grid counter left by another launch (a block of it returned

@@ -20,6 +20,22 @@ public interface Device {
     /** A new non-blocking stream. */
     DeviceStream newStream(String name);
 
+    /**
+     * Stores one 64-bit word into this device's memory from the host, outside every stream's order, and returns
+     * once the store is done: a kernel launched after the return (on any stream, on any device, by any thread
+     * ordered after it) reads it or a later value. No stream's queued work, an armed wait included, can hold it
+     * back. For the rare host-written word a kernel must read cheaply (an armed round's cancel mark, read by every
+     * block of a round kernel): a read of device memory instead of one uncached read of pinned host memory per
+     * block. Costs a round trip to the device (microseconds); never on a frame's path.
+     *
+     * <p>Any thread; stores from several threads land in some order (a caller that needs a monotonic word
+     * serialises its stores).
+     *
+     * @param offset a multiple of 8 within {@code buffer}, which this device allocated
+     * @throws DeviceException when the device fails the store
+     */
+    void storeWord(DeviceBuffer buffer, long offset, long value);
+
     /** Free and total device memory in bytes, as the driver reports them ({@code cuMemGetInfo}). */
     MemoryInfo memoryInfo();
 

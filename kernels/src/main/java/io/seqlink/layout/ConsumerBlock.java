@@ -39,9 +39,11 @@ package io.seqlink.layout;
  *   <li>{@code short_rounds}: ordinary (not armed) rounds that took fewer frames than the launcher asked for.
  *       The launcher asks only for frames it saw in the producer's mirror, which the publish stores after its
  *       fences, so this stays 0; the runtime fails the consumer when it is not.</li>
- *   <li>{@code arm_cancel} (mirror only, the one word the HOST writes): the highest armed round number the host
- *       cancelled, raised before the cancel's doorbell raise. An armed round {@code r} reads it after its acquire
- *       read of {@code publish_seq} and takes nothing when it is {@code >= r}.</li>
+ *   <li>{@code arm_cancel} (written by the HOST only): the highest armed round number the host cancelled. The
+ *       mirror's word is the host's record (raised by compare-and-set); the device block's is what kernels read,
+ *       stored from the mirror's by {@code Device.storeWord} before the cancel's doorbell raise. An armed round
+ *       {@code r} reads the block's word after its acquire read of {@code publish_seq} and takes nothing when it is
+ *       {@code >= r}.</li>
  *   <li>{@code protocol_err} (mirror only): 0, or {@code site << 56 | round}: the round whose round kernel
  *       ({@code take_round}, {@code end_round}) or in-kernel acknowledgement ({@code acknowledge_taken_at_end})
  *       found its grid counter left by another launch (a block returned without calling it) and failed, taking

@@ -29,6 +29,13 @@ final class CudaDevice implements Device {
         }
     }
 
+    /**
+     * The stream {@link #storeWord} writes on, made before the device's first other stream: the first stream of a
+     * context takes a hardware queue of its own, so no armed wait (made only while {@link #streamsUnaliased}) sits
+     * in front of its stores. Counted among the open streams.
+     */
+    private @Nullable CudaStream wordStream;
+
     CudaDevice(CudaBackend backend, DeviceContext context) {
         this.backend = backend;
         this.context = context;
@@ -68,9 +75,31 @@ final class CudaDevice implements Device {
     @Override
     public DeviceStream newStream(String name) {
         backend.checkOpen();
+        wordStream();
         CudaStream stream = new CudaStream(backend, this, name);
         openStreams.incrementAndGet();
         return backend.track(stream);
+    }
+
+    private synchronized CudaStream wordStream() {
+        CudaStream stream = wordStream;
+        if (stream == null) {
+            stream = new CudaStream(backend, this, "seqlink-device-" + ordinal() + "-word-stores");
+            openStreams.incrementAndGet();
+            wordStream = backend.track(stream);
+        }
+        return stream;
+    }
+
+    /** A stream write of the word on the device's word stream, then a synchronize of that stream alone. */
+    @Override
+    public void storeWord(DeviceBuffer buffer, long offset, long value) {
+        backend.checkOpen();
+        CudaStream stream = wordStream();
+        synchronized (stream) {
+            stream.writeValue(buffer, offset, value);
+            stream.synchronize();
+        }
     }
 
     void streamClosed() {

@@ -67,11 +67,11 @@ final class EmulatedConsumeKernel implements EmulatedSteps, ConsumeKernel, Emula
     /**
      * {@code seqlink::device::detail::round_bound}: the bound round {@code round} may take frames to, after the
      * acquire read that returned {@code published}: {@code from - 1} (nothing) when it is armed, would take
-     * something, and the host cancelled it (the mirror's {@code ARM_CANCEL}, read with acquire order after the
+     * something, and the host cancelled it (the device block's {@code ARM_CANCEL}, read with acquire order after the
      * acquire of {@code publish_seq}, is {@code >= round}); {@code published} otherwise.
      */
     long roundBound(long from, long published, long round, boolean armed) {
-        if (armed && published >= from && mirror.getAcquireWord(ConsumerBlock.ARM_CANCEL) >= round) {
+        if (armed && published >= from && block.getAcquireWord(ConsumerBlock.ARM_CANCEL) >= round) {
             return from - 1;
         }
         return published;

@@ -84,6 +84,16 @@ final class EmulatedDevice implements Device {
         return stream;
     }
 
+    /** A release store into the buffer's word: what a kernel's acquire read or a later launch then sees. */
+    @Override
+    public void storeWord(DeviceBuffer buffer, long offset, long value) {
+        checkUsable();
+        if ((offset & 7) != 0) {
+            throw new IllegalArgumentException("offset must be a multiple of 8 (a 64-bit word), was " + offset);
+        }
+        own(buffer).setReleaseWord(offset, value);
+    }
+
     @Override
     public MemoryInfo memoryInfo() {
         return new MemoryInfo(TOTAL_MEMORY - allocated.get(), TOTAL_MEMORY);

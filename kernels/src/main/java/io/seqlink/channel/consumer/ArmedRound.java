@@ -1,8 +1,8 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
-import io.seqlink.layout.ConsumerBlock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,9 +17,10 @@ import org.jspecify.annotations.Nullable;
  *   poller   arm(s):   stream: wait(doorbell[s % n] >= s) -> consume(s..s) -> host listener: stage, host_round
  *                                                                       | device listener: its kernels, ack_ready
  *   GPU      publish s: doorbell[s % n] = s -> the wait passes -> the consume step's own acquire read
- *   any      cancel(): mirror ARM_CANCEL raised to the round's number r, THEN doorbell[s % n] raised to s
+ *   any      cancel(): mirror ARM_CANCEL raised to the round's number r, stored into the device block's
+ *                      ARM_CANCEL (Device.storeWord: done when it returns), THEN doorbell[s % n] raised to s
  *                      -> the wait passes, the consume step (or round kernel) acquires publish_seq, then
- *                      reads ARM_CANCEL >= r and takes nothing -> the round lands empty
+ *                      reads the block's ARM_CANCEL >= r and takes nothing -> the round lands empty
  * </pre>
  *
  * <p>Why the cancel word, when the doorbell alone releases the wait: a released round's consume step would
@@ -28,7 +29,11 @@ import org.jspecify.annotations.Nullable;
  * before the doorbell raise, in the canceller's program order; a frame published after the cancel returned is
  * published by a launch that follows the mark, and the round reads the mark after its acquire read of that
  * publish: it sees the mark (docs/memory-model.md, "The cancel word"). A frame already published when the
- * round looks may go either way: the round takes it, or an ordinary round does.
+ * round looks may go either way: the round takes it, or an ordinary round does. The mark kernels read lives in the
+ * consumer's device block, not in pinned host memory: a round kernel's every block reads it before it reads a
+ * frame, and uncached reads of one host word queue up (on the H200 a 256-block round kernel paid about 120 µs for
+ * them), while a read of device memory costs what any other does. Storing it costs the canceller a round trip to
+ * the device; cancels are rare (a listener's removal, a stall, close).
  *
  * <p>Why a ring and not one monotonic word: the host's cancel must never be undone by a producer store.
  * The producer stores into word {@code s % n} only {@code s} and later laps ({@code s + k n}); the host
@@ -58,8 +63,8 @@ final class ArmedRound {
 
     private final MappedBuffer doorbells;
     private final int count;
-    /** The consumer's host mirror, whose ARM_CANCEL word cancel() raises. */
-    private final MappedBuffer mirror;
+    /** The consumer's cancel word, which cancel() raises before the doorbell. */
+    private final CancelMark mark;
     private final DeviceStream stream;
     private final long maxArmedNanos;
     /** The frame armed now; 0: none. Written by the poller (after {@link #armedRound}), read by cancellers. */
@@ -73,17 +78,17 @@ final class ArmedRound {
     private long armedAtNanos;
     private long kickAtNanos;
 
-    private ArmedRound(MappedBuffer doorbells, MappedBuffer mirror, DeviceStream stream, long maxArmedNanos) {
+    private ArmedRound(MappedBuffer doorbells, CancelMark mark, DeviceStream stream, long maxArmedNanos) {
         this.doorbells = doorbells;
         this.count = (int) (doorbells.bytes() >>> 3);
-        this.mirror = mirror;
+        this.mark = mark;
         this.stream = stream;
         this.maxArmedNanos = maxArmedNanos;
     }
 
-    /** The port's armed round over its consumer's host {@code mirror}, or {@code null} when the channel has no doorbells. */
-    static @Nullable ArmedRound of(@Nullable MappedBuffer doorbells, MappedBuffer mirror, DeviceStream stream, long maxArmedNanos) {
-        return doorbells != null ? new ArmedRound(doorbells, mirror, stream, maxArmedNanos) : null;
+    /** The port's armed round with its consumer's cancel word, or {@code null} when the channel has no doorbells. */
+    static @Nullable ArmedRound of(@Nullable MappedBuffer doorbells, CancelMark mark, DeviceStream stream, long maxArmedNanos) {
+        return doorbells != null ? new ArmedRound(doorbells, mark, stream, maxArmedNanos) : null;
     }
 
     private long word(long s) {
@@ -123,7 +128,7 @@ final class ArmedRound {
      * {@code ARM_CANCEL} (a monotonic raise), then raises its doorbell to its frame, so the wait passes and the
      * round lands. It takes nothing published after this call returned (the round reads the mark after its
      * acquire read of such a publish); a frame published before may still be taken, if the round looked before the
-     * mark. Any thread; a cancel that races an arm marks the round armed at its first look or a later one, never an
+     * mark. Blocks for a round trip to the device (the mark's store). Any thread; a cancel that races an arm marks the round armed at its first look or a later one, never an
      * earlier one (a later round marked early only lands empty, its frame then coming by an ordinary round).
      */
     void cancel() {
@@ -138,7 +143,12 @@ final class ArmedRound {
             }
             // armedSeq never repeats a frame while armed (a frame is armed once), and arm() writes the round
             // before the frame: `round` is s's round
-            mirror.raiseTo(ConsumerBlock.ARM_CANCEL, round); // the mark BEFORE the doorbell (memory-model.md)
+            try {
+                mark.raise(round); // done BEFORE the doorbell (memory-model.md, "The cancel word")
+            } catch (DeviceException e) {
+                // the device failed a 64-bit store: its context is lost, so no round of this port runs again and
+                // the port's stream reports the failure on its next use; the doorbell below still frees the stream
+            }
             releasedSeq = s; // before the raise: the poller sees it once the round the raise released has landed
             doorbells.raiseTo(word(s), s);
             return;

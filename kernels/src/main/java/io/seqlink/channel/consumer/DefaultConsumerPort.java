@@ -85,7 +85,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
         this.steps = new ConsumerSteps(ConsumerLink.of(transport), setup, channel, spec.readMode() == ReadMode.COPY,
                 spec.delivery() == Delivery.LATEST, spec.maxPublishBatch(), spec.pushesToHost(device));
         long stallNanos = spec.stallTimeout().toNanos();
-        ArmedRound armed = ArmedRound.of(doorbells, steps.mirror, steps.stream, stallNanos);
+        ArmedRound armed = ArmedRound.of(doorbells, new CancelMark(steps.mirror, steps.block, setup.consumer()), steps.stream,
+                stallNanos);
         this.latency = new LatencyRecorder(producer, counters);
         this.stall = new StallWatch(channel, device, stallNanos);
         this.guard = new MemoryGuard(onQuiet);

@@ -42,7 +42,8 @@ class ArmedRoundLandingTest {
                     case "waitValueAtLeast" -> null;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
-        armed = Objects.requireNonNull(ArmedRound.of(doorbells, mirror, stream, Long.MAX_VALUE), "the test gives it doorbells");
+        armed = Objects.requireNonNull(ArmedRound.of(doorbells,
+                new CancelMark(mirror, rt.backend().device(0).allocate(ConsumerBlock.BYTES), rt.backend().device(0)), stream, Long.MAX_VALUE), "the test gives it doorbells");
     }
 
     @AfterEach

@@ -152,7 +152,7 @@ class CudaBackendGpuTest {
                 cs.synchronize();
                 assertThat(cm.getPlain(ConsumerBlock.READY_TO)).isEqualTo(1);
                 assertThat(cm.getPlain(ConsumerBlock.SHORT_ROUNDS)).isZero();
-                cm.raiseTo(ConsumerBlock.ARM_CANCEL, 2);
+                d.storeWord(block, ConsumerBlock.ARM_CANCEL, 2); // the word kernels read (CancelMark's store)
                 ps.writeValue(ring, g.offsetOf(2) + SlotHeader.LENGTH, bytes);
                 publish.enqueue(1);
                 ps.synchronize();
@@ -163,7 +163,7 @@ class CudaBackendGpuTest {
                 consume.enqueueArmed(2, 2, 3);
                 cs.synchronize();
                 assertThat(cm.getPlain(ConsumerBlock.READY_TO)).as("%d B: round 3 is not cancelled", bytes).isEqualTo(2);
-                cm.raiseTo(ConsumerBlock.ARM_CANCEL, 10);
+                d.storeWord(block, ConsumerBlock.ARM_CANCEL, 10);
                 consume.enqueue(2, 2, 4);
                 cs.synchronize();
                 assertThat(cm.getPlain(ConsumerBlock.READY_TO)).as("%d B: an ordinary round reads no mark", bytes).isEqualTo(2);

@@ -24,6 +24,7 @@
 #          pipelined rows move 4x as many
 #   quick: 2000 timed frames, 2000 untimed (about half a minute)
 #   HOST_ARGS="--sizes 16K,1M"   extra harness options, appended (they win over the profile's)
+#   BUNDLE=/tmp/other-bundle     run another bundle (jre.tar.xz, lib/, native/) than .gpu
 #   HOST_LIMIT=420               wall-clock limit in seconds of the harness's JVM (its reports are saved after each
 #                                frame size, so a run cut short keeps the sizes it finished)
 set -uo pipefail
@@ -31,7 +32,7 @@ cd "$(dirname "$0")/../.."
 profile=${1:-full}
 OUT=${OUT:-/tmp/seqlink-host-path}
 mkdir -p "$OUT"
-bundle=.gpu
+bundle=${BUNDLE:-.gpu}
 log="$OUT/bench.log"
 : > "$log"
 start=$(date +%s)

@@ -7,6 +7,8 @@
 // mirror, or a doorbell.
 #pragma once
 
+#include <mutex>
+
 #include "bench_host.cuh"
 
 namespace harness {
@@ -75,6 +77,8 @@ struct Rig {
     volatile uint64_t* results = nullptr;  // host: fastpath::RESULT_WORDS
     uint64_t results_dev = 0;
     cudaStream_t ps{}, cs{};
+    cudaStream_t marks{};   // consumer device, made before cs: the cancel mark's stores (Device.storeWord)
+    std::mutex mark_lock;   // the mark's stores in the order of the mirror's monotonic values
     bool memops64 = false;  // the consumer device runs 64-bit stream memory operations (AckStep::write_value)
     PublishArgs pa{};       // the channel's publish step: lengths from the staging ring
     PublishArgs pa_kernel{};  // the same channel as a producer kernel's handle: lengths written in the kernel
@@ -94,6 +98,7 @@ struct Rig {
         doorbells = reinterpret_cast<volatile uint64_t*>(mapped_alloc(8 * doorbell_count, &doorbells_dev));
         RT(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
         RT(cudaSetDevice(c));
+        RT(cudaStreamCreateWithFlags(&marks, cudaStreamNonBlocking));
         block = device_alloc<uint64_t>(256);
         cmirror = reinterpret_cast<volatile uint64_t*>(mapped_alloc(256, &cmirror_dev));
         local = device_alloc<uint8_t>(slots * stride);
@@ -159,6 +164,7 @@ struct Rig {
         cudaSetDevice(c);
         cudaStreamSynchronize(cs);
         cudaStreamDestroy(cs);
+        cudaStreamDestroy(marks);
         cudaFree(block);
         cudaFree(local);
         cudaFree(consume_scratch);
@@ -293,14 +299,22 @@ struct Rig {
 
     // The host's release of a round armed on frame s's doorbell, as the runtime's ArmedRound.cancel makes it:
     // the round's number into the consumer mirror's ARM_CANCEL (`round`; by default the frame, as the rig
-    // numbers most armed rounds; a monotonic raise), so an armed consume step that reads it after its acquire takes nothing, THEN a store
-    // of s into the doorbell. A later store by the publish can only be s or a later lap, so the wait cannot be
-    // re-blocked whatever the interleaving.
+    // numbers most armed rounds; a monotonic raise: the host's record), then that value into the consumer
+    // block's ARM_CANCEL, which kernels read (a stream write on the marks stream and its synchronize, as
+    // CancelMark and Device.storeWord do), so an armed consume step that reads it after its acquire takes nothing,
+    // THEN a store of s into the doorbell. A later store by the publish can only be s or a later lap, so the wait
+    // cannot be re-blocked whatever the interleaving.
     void cancel(uint64_t s, uint64_t round = 0) {
         if (round == 0) round = s;
         uint64_t* mark = const_cast<uint64_t*>(&cmirror[layout::CONSUMER_ARM_CANCEL / 8]);
         for (uint64_t seen = __atomic_load_n(mark, __ATOMIC_ACQUIRE);
                 seen < round && !__atomic_compare_exchange_n(mark, &seen, round, false, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);) {
+        }
+        {
+            std::lock_guard<std::mutex> held(mark_lock);
+            DRV(drv.writeValue64(reinterpret_cast<CUstream>(marks), static_cast<CUdeviceptr>(addr(block) + layout::CONSUMER_ARM_CANCEL),
+                    __atomic_load_n(mark, __ATOMIC_ACQUIRE), CU_STREAM_WRITE_VALUE_DEFAULT));
+            RT(cudaStreamSynchronize(marks));
         }
         __atomic_store_n(const_cast<uint64_t*>(&doorbells[s % doorbell_count]), s, __ATOMIC_RELEASE);
     }

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The cancel word: an armed round the host cancelled takes nothing published after the cancel returned, though
  * its wait passes after that publish. The round is armed (frame 1 not published), the port paused (its cancel marks
- * the round in the mirror's {@code ARM_CANCEL}, then raises the doorbell), and only then is frame 1 published; the
+ * the round in the consumer's {@code ARM_CANCEL}, mirror and device block, then raises the doorbell), and only then is frame 1 published; the
  * port resumes, and the armed round's step runs after the publish (an inline stream runs it when the poller next
  * asks; a threaded one may run it earlier, before the publish, which takes nothing either). The round lands empty,
  * counted as released, and frame 1 comes by an ordinary round, once. Without the mark the step's acquire read saw

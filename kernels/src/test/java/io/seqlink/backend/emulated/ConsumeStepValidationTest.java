@@ -34,6 +34,7 @@ class ConsumeStepValidationTest {
     private DeviceBuffer ring;
     private PublishKernel publish;
     private MappedBuffer mirror;
+    private DeviceBuffer block;
     private DeviceBuffer control;
 
     @BeforeEach
@@ -47,6 +48,7 @@ class ConsumeStepValidationTest {
         backend.enablePeerAccess(1, 0); // the consumer pulls from the producer's memory (PEER_ATOMIC)
         consumer = backend.device(1).newStream("consumer");
         mirror = backend.device(1).allocateMapped(ConsumerBlock.BYTES);
+        block = backend.device(1).allocate(ConsumerBlock.BYTES);
     }
 
     @AfterEach
@@ -57,7 +59,7 @@ class ConsumeStepValidationTest {
     private ConsumeKernel consume(boolean lapping) {
         Device c = backend.device(1);
         return consumer.bindConsume(new ConsumeBinding(control, ring, G, 1, c.allocate(G.ringBytes()),
-                c.allocate(ConsumerBlock.BYTES), mirror, lapping));
+                block, mirror, lapping));
     }
 
     private void publishFrames(int count) {
@@ -119,7 +121,7 @@ class ConsumeStepValidationTest {
         consumer.synchronize();
         assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).isEqualTo(1);
         assertThat(mirror.getPlain(ConsumerBlock.SHORT_ROUNDS)).isZero();
-        mirror.raiseTo(ConsumerBlock.ARM_CANCEL, 2); // the host cancelled round 2 (ArmedRound.cancel)
+        backend.device(1).storeWord(block, ConsumerBlock.ARM_CANCEL, 2); // the host cancelled round 2 (CancelMark.raise)
         publishFrames(1);
         consume.enqueueArmed(2, 2, 2);
         consumer.synchronize();
@@ -129,7 +131,7 @@ class ConsumeStepValidationTest {
         consume.enqueueArmed(2, 2, 3); // a later armed round is not cancelled by round 2's mark
         consumer.synchronize();
         assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).isEqualTo(2);
-        mirror.raiseTo(ConsumerBlock.ARM_CANCEL, 10);
+        backend.device(1).storeWord(block, ConsumerBlock.ARM_CANCEL, 10);
         consume.enqueue(2, 2, 4); // nor is an ordinary round, by any mark
         consumer.synchronize();
         assertThat(mirror.getPlain(ConsumerBlock.READY_TO)).isEqualTo(2);

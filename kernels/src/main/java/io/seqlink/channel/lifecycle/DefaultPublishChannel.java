@@ -99,6 +99,10 @@ final class DefaultPublishChannel implements PublishChannel {
         for (DefaultConsumerPort p : ports) {
             sb.append(sb.length() > 0 ? ", " : "").append(p.device()).append('=').append(p.transport());
         }
+        ChannelExport e = export;
+        if (e != null) {
+            sb.append(sb.length() > 0 ? ", " : "").append("shared with other processes at ").append(e.socket());
+        }
         return sb.toString();
     }
 

@@ -72,6 +72,7 @@ public final class AttachedChannels {
         try {
             AttachProtocol.Accepted a = AttachClient.handshake(c, spec);
             timer.interrupt();
+            c.configureBlocking(false); // from here on the heartbeat thread looks for the connection's end without waiting
             Opened o = open(backend, spec, c, a, dir, mapped, allocations, unregister);
             register.accept(o.attachment().consumer());
             o.attachment().startWatch(o.watch());

@@ -49,11 +49,12 @@ final class AttachmentWatch implements Runnable {
                 lastBeat = beat;
                 movedAt = now;
             }
+            boolean ended = ended(); // first: a producer closes or drops before it ends the connection, so the reason is read after
             if (region.getAcquire(SharedLayout.L_STATE) == SharedLayout.STATE_CLOSED) {
                 gone = "the producer closed the channel";
             } else if (region.getVolatile(seatLine + SharedLayout.S_LIVE) != epoch) {
                 gone = "the producer dropped this consumer (its connection ended, or no heartbeat within its stall timeout)";
-            } else if (ended()) {
+            } else if (ended) {
                 gone = "the connection to the producer ended (its process exited)";
             } else if (now - movedAt >= stallNanos) {
                 gone = "the producer's heartbeat has not moved for " + TimeUnit.NANOSECONDS.toMillis(now - movedAt)
@@ -67,6 +68,7 @@ final class AttachmentWatch implements Runnable {
         }
     }
 
+    /** Whether the connection ended: a read of what is there (the connection is non-blocking), never a wait. */
     private boolean ended() {
         try {
             scratch.clear();

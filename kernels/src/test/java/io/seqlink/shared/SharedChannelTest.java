@@ -75,6 +75,32 @@ class SharedChannelTest {
         }
     }
 
+    @Test
+    void theProducersDrainWaitsForItsAttachedConsumers() throws Exception {
+        Path dir = tmp.resolve("share");
+        try (SeqlinkRuntime producer = runtime(); SeqlinkRuntime consumer = runtime()) {
+            PublishChannel ch = producer.openChannel(shared("drained", dir, Duration.ofSeconds(30)));
+            producer.start();
+            AttachedChannel in = consumer.attachChannel(AttachSpec.of("drained", dir, SECRET));
+            FrameChecker checker = new FrameChecker(MAX_LENGTH);
+            in.consumer().subscribe(frame -> {
+                checker.onFrame(frame);
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000); // a slow listener: the ring is full as the drain begins
+            });
+            consumer.start();
+            publish(ch, 1, 1_000);
+            io.seqlink.channel.DrainReport report = ch.drainAndClose(Duration.ofSeconds(60));
+            assertThat(report.timedOut()).isFalse();
+            assertThat(in.consumer().acknowledged()).as("acknowledged by the attached consumer when the drain returned")
+                    .isEqualTo(1_000);
+            await(() -> in.state() == ChannelState.FAILED, "FAILED once the producer closed");
+            assertThat(in.failure()).hasMessageContaining("the producer closed the channel");
+            assertThat(checker.delivered).isEqualTo(1_000);
+            assertThat(checker.gaps + checker.corrupt + checker.outOfOrder).isZero();
+            in.close();
+        }
+    }
+
     static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!condition.getAsBoolean()) {

@@ -120,6 +120,12 @@ final class DefaultPublishChannel implements PublishChannel {
         return slowest;
     }
 
+    /** Whether every consumer process attached now acknowledged {@code target} (true when none is, or the channel is not shared). */
+    boolean attachedAcknowledged(long target) {
+        ChannelExport e = export;
+        return e == null || e.slowestAcknowledged() >= target;
+    }
+
     ChannelLife life() {
         return life;
     }

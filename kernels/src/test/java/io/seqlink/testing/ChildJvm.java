@@ -17,9 +17,11 @@ import java.util.function.Predicate;
 
 /**
  * A main class in a JVM of its own, started with this test JVM's class path, read line by line (its output also goes
- * to {@code target/child-jvms/NAME.log}); its latest {@code STATUS key=value ...} line parsed; commands written to its
- * stdin; killed ({@code kill -9}), stopped or resumed by signal. Every wait polls with a deadline and ends early on
- * success; a wait that fails says what it waited for and shows the child's last lines.
+ * to {@code NAME.log} in a folder under {@code target}); its latest {@code STATUS key=value ...} or {@code CLOSED
+ * key=value ...} line parsed; commands written to its stdin; killed ({@code kill -9}), stopped or resumed by signal.
+ * Every wait polls with a deadline and ends early on success; a wait that fails says what it waited for and shows the
+ * child's last lines. The process tests of the kernels and of the cross-host bridge use it (the kernels' test jar
+ * carries this package).
  */
 public final class ChildJvm implements AutoCloseable {
 
@@ -39,7 +41,7 @@ public final class ChildJvm implements AutoCloseable {
                     out.write(line);
                     out.newLine();
                     out.flush();
-                    if (line.startsWith("STATUS ")) {
+                    if (line.startsWith("STATUS ") || line.startsWith("CLOSED ")) {
                         status = parse(line);
                     }
                     synchronized (lines) {
@@ -54,15 +56,22 @@ public final class ChildJvm implements AutoCloseable {
         reader.start();
     }
 
-    /** Starts {@code mainClass} with {@code args} in a small JVM (serial GC, 256 MiB heap). */
+    /** Starts {@code mainClass} with {@code args} in a small JVM (serial GC, 256 MiB heap), its log in {@code target/child-jvms}. */
     public static ChildJvm start(String name, Class<?> mainClass, String... args) throws IOException {
-        Path dir = Path.of("target", "child-jvms");
-        Files.createDirectories(dir);
+        return start(name, Path.of("target", "child-jvms"), Map.of(), mainClass, args);
+    }
+
+    /** Starts {@code mainClass} with {@code args} and {@code env} added to the environment, its log in {@code logDir}. */
+    public static ChildJvm start(String name, Path logDir, Map<String, String> env, Class<?> mainClass, String... args)
+            throws IOException {
+        Files.createDirectories(logDir);
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
                 "-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
-        return new ChildJvm(name, new ProcessBuilder(command).redirectErrorStream(true).start(), dir.resolve(name + ".log"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        return new ChildJvm(name, pb.start(), logDir.resolve(name + ".log"));
     }
 
     /** Waits for a line starting with {@code prefix}; returns it. */
@@ -84,6 +93,34 @@ public final class ChildJvm implements AutoCloseable {
         throw new AssertionError(name + ": no line '" + prefix + "' within " + timeout + "; output:\n" + tail());
     }
 
+    /** Waits for a line containing {@code text}; returns it. */
+    public String awaitLineContaining(String text, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<String> found = linesContaining(text);
+            if (!found.isEmpty()) {
+                return found.get(0);
+            }
+            sleep(10);
+        }
+        throw new AssertionError(name + ": no line containing '" + text + "' within " + timeout + "; output:\n" + tail());
+    }
+
+    /** The lines so far that contain {@code text}. */
+    public List<String> linesContaining(String text) {
+        synchronized (lines) {
+            return lines.stream().filter(l -> l.contains(text)).toList();
+        }
+    }
+
+    /** "stop" on stdin: the child ends and prints a CLOSED line; returns its last status (the CLOSED line's, if it has values). */
+    public Map<String, String> stop(Duration timeout) throws IOException, InterruptedException {
+        command("stop");
+        awaitLine("CLOSED", timeout);
+        process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return status;
+    }
+
     /** Waits until the latest status satisfies {@code condition}; returns it. */
     public Map<String, String> awaitStatus(Predicate<Map<String, String>> condition, Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -91,9 +128,6 @@ public final class ChildJvm implements AutoCloseable {
             Map<String, String> s = status;
             if (condition.test(s)) {
                 return s;
-            }
-            if (!process.isAlive()) {
-                break;
             }
             sleep(10);
         }
@@ -160,7 +194,7 @@ public final class ChildJvm implements AutoCloseable {
         for (String token : line.split(" ")) {
             int eq = token.indexOf('=');
             if (eq > 0) {
-                m.put(token.substring(0, eq), token.substring(eq + 1));
+                m.put(token.substring(0, eq), token.substring(eq + 1).replace(",", "").replace("]", ""));
             }
         }
         return m;
@@ -180,7 +214,8 @@ public final class ChildJvm implements AutoCloseable {
     public void close() {
         if (process.isAlive()) {
             try {
-                signal("CONT");
+                new ProcessBuilder("kill", "-CONT", Long.toString(process.pid())).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
                 kill();
             } catch (IOException e) {
                 process.destroyForcibly();

@@ -236,7 +236,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
         return a;
     }
 
-    /** The channels this runtime attached to ({@link #attachChannel}), closed ones included until the runtime closes. */
+    /** The channels this runtime attached to ({@link #attachChannel}), closed ones included until the runtime closes. Any thread. */
     public List<AttachedChannel> attachedChannels() {
         return List.copyOf(attached);
     }

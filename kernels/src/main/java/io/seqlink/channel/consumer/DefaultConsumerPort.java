@@ -91,7 +91,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
      * The consumer of a channel attached from another process ({@link Transport#SHARED_MEMORY}): it reads the shared
      * replica in place and acknowledges into the seat's mirror; the first frame it delivers is the one after the
      * mirror's {@code consumed_seq}. {@code spec} describes the producer's channel as the handshake gave it, with
-     * {@code device} a consumer and a host listener. Its own memory is tracked in {@code allocations}.
+     * {@code device} a consumer and a host listener. Its own memory is tracked in {@code allocations}. Any thread (the
+     * attaching one); the port is then used as any other.
      */
     public static DefaultConsumerPort attached(Backend backend, ChannelSpec spec, int device, SharedReplica replica,
             ProducerView producer, List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath) {

@@ -89,7 +89,8 @@ public final class ChannelExport implements AutoCloseable {
     /**
      * Exports {@code spec}'s channel as its {@link ChannelSpec#share()} says, mapping the region for {@code producer};
      * {@code published} is the producer's count of published frames (read when a seat is taken, and as the gating
-     * bound while no seat is live). Fails naming {@code ChannelShare} and the fix, having changed nothing.
+     * bound while no seat is live). Fails naming {@code ChannelShare} and the fix, having changed nothing. Called by the
+     * channel's opening thread; the export's own threads start before it returns.
      */
     public static ChannelExport open(ChannelSpec spec, Device producer, LongSupplier published) {
         ChannelShare share = Objects.requireNonNull(spec.share(), "a shared channel's spec");
@@ -147,7 +148,7 @@ public final class ChannelExport implements AutoCloseable {
         t.start();
     }
 
-    /** The replica the channel's publish step pushes every frame into: the region's control block and ring. */
+    /** The replica the channel's publish step pushes every frame into: the region's control block and ring. Any thread. */
     public PublishBinding.PushTarget pushTarget() {
         return pushTarget;
     }
@@ -165,7 +166,7 @@ public final class ChannelExport implements AutoCloseable {
         return seats.live();
     }
 
-    /** Where consumer processes attach: the socket's path. */
+    /** Where consumer processes attach: the socket's path. Any thread. */
     public Path socket() {
         return socket;
     }

@@ -71,7 +71,15 @@ class SharedChannelTest {
             assertThat(checker.delivered).isEqualTo(4_990);
             assertThat(checker.gaps + checker.corrupt + checker.outOfOrder).isZero();
             assertThat(in.state()).isEqualTo(ChannelState.OPEN);
+            assertThat(ch.attachedConsumers()).singleElement().satisfies(a -> {
+                assertThat(a.seat()).isZero();
+                assertThat(a.epoch()).isEqualTo(1);
+                assertThat(a.pid()).isEqualTo(ProcessHandle.current().pid());
+                assertThat(a.startsAfter()).isEqualTo(10);
+                assertThat(a.acknowledged()).isEqualTo(5_000);
+            });
             in.close();
+            await(() -> ch.attachedConsumers().isEmpty(), "the closed attachment's seat dropped");
         }
     }
 

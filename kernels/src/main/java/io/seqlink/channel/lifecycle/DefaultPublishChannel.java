@@ -5,6 +5,7 @@ import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
+import io.seqlink.channel.AttachedConsumer;
 import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ChannelState;
@@ -317,6 +318,12 @@ final class DefaultPublishChannel implements PublishChannel {
                 exitObserver();
             }
         }
+    }
+
+    @Override
+    public List<AttachedConsumer> attachedConsumers() {
+        ChannelExport e = export;
+        return e == null || state() == ChannelState.CLOSED ? List.of() : e.attachedConsumers();
     }
 
     // ---- failure and life -------------------------------------------------------------------

@@ -161,6 +161,11 @@ public final class ChannelExport implements AutoCloseable {
         return seats.slowestAcknowledged();
     }
 
+    /** The consumer processes attached now, by seat. Any thread. */
+    public List<io.seqlink.channel.AttachedConsumer> attachedConsumers() {
+        return seats.attached();
+    }
+
     /** Consumer processes attached now. Any thread. */
     public int attached() {
         return seats.live();

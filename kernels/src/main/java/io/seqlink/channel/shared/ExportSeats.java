@@ -1,9 +1,12 @@
 package io.seqlink.channel.shared;
 
+import io.seqlink.channel.AttachedConsumer;
 import io.seqlink.layout.ConsumerBlock;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -153,6 +156,20 @@ final class ExportSeats {
             }
         }
         return slowest == Long.MAX_VALUE ? published.getAsLong() : slowest;
+    }
+
+    /** The live seats as their consumers' words show them now. */
+    List<AttachedConsumer> attached() {
+        List<AttachedConsumer> out = new ArrayList<>();
+        for (int i = 0; i < reserved.length; i++) {
+            long epoch = liveEpoch(i);
+            if (epoch != 0) {
+                long line = layout.seatLine(i);
+                out.add(new AttachedConsumer(i, epoch, region.getAcquire(line + SharedLayout.S_PID),
+                        region.getAcquire(line + SharedLayout.S_START), acknowledged(i), heartbeat(i)));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** Seats live now. */

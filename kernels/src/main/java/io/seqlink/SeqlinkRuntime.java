@@ -7,6 +7,9 @@ import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.Backends;
 import io.seqlink.backend.emulated.EmulatedBackendProvider;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.AttachSpec;
+import io.seqlink.channel.AttachedChannel;
+import io.seqlink.channel.ChannelAttachException;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.DrainReport;
@@ -15,6 +18,7 @@ import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.Violation;
 import io.seqlink.channel.lifecycle.ChannelEvents;
 import io.seqlink.channel.lifecycle.Channels;
+import io.seqlink.channel.shared.AttachedChannels;
 import io.seqlink.launcher.Launcher;
 import io.seqlink.launcher.LauncherSettings;
 import io.seqlink.topology.TopologyPolicy;
@@ -78,6 +82,7 @@ public final class SeqlinkRuntime implements AutoCloseable {
     private final SpecValidation validation;
     private final RuntimeShutdown shutdown;
     private final ChannelEvents events;
+    private final List<AttachedChannel> attached = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private SeqlinkRuntime(Builder b, Backends.Choice choice) {
         this.choice = choice;
@@ -203,6 +208,40 @@ public final class SeqlinkRuntime implements AutoCloseable {
     }
 
     /**
+     * Attaches this process to the channel another process of the host shares ({@code ChannelSpec.Builder.share}): the
+     * returned channel's {@link AttachedChannel#consumer() consumer} runs on {@link AttachSpec#device()}, driven by this
+     * runtime's launcher like any consumer, and reads the frames the producer publishes after the attach. Any thread.
+     * The runtime's {@link #close()} closes it.
+     *
+     * @throws ChannelAttachException naming the cause and the fix (no producer, wrong secret, another version, a device
+     *                                not in use, a backend that cannot share memory across processes); nothing changed
+     */
+    public AttachedChannel attachChannel(AttachSpec spec) {
+        checkOpen();
+        if (!devices.contains(spec.device())) {
+            throw new ChannelAttachException("attach to channel '" + spec.name() + "': AttachSpec.device " + spec.device()
+                    + " is not among the devices in use " + devices + "; pick one of them (AttachSpec.onDevice)");
+        }
+        if (backend.kind() != BackendKind.EMULATED) {
+            throw new ChannelAttachException("attach to channel '" + spec.name() + "': the " + backend.kind().name()
+                    .toLowerCase(java.util.Locale.ROOT) + " backend cannot map memory shared with another process yet; "
+                    + "channels between processes run on the emulated backend (SeqlinkRuntime.builder().emulated(...))");
+        }
+        AttachedChannel a = AttachedChannels.attach(backend, spec, launcher::register, launcher::unregister);
+        attached.add(a);
+        if (channels.closed()) {
+            a.close();
+            throw new IllegalStateException("the seqlink runtime closed while channel '" + spec.name() + "' was attaching");
+        }
+        return a;
+    }
+
+    /** The channels this runtime attached to ({@link #attachChannel}), closed ones included until the runtime closes. Any thread. */
+    public List<AttachedChannel> attachedChannels() {
+        return List.copyOf(attached);
+    }
+
+    /**
      * Everything wrong with {@code spec} on this runtime: the spec's own rules, devices not in use,
      * a name already taken, the backend's real limits, a forced transport its links lack. Property
      * names start with {@code prefix}.
@@ -273,6 +312,9 @@ public final class SeqlinkRuntime implements AutoCloseable {
      */
     @Override
     public void close() {
+        for (AttachedChannel a : attached) {
+            a.close(); // before the launcher stops: each takes its port back from it
+        }
         shutdown.close();
     }
 

@@ -81,7 +81,7 @@ class ArchitectureTest {
     void theChannelApiNamesNoImplementation() {
         noClasses().that().resideInAPackage("io.seqlink.channel")
                 .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.channel.producer..", "io.seqlink.channel.consumer..",
-                        "io.seqlink.channel.lifecycle..", "io.seqlink.channel.memory..")
+                        "io.seqlink.channel.lifecycle..", "io.seqlink.channel.memory..", "io.seqlink.channel.shared..")
                 .because("io.seqlink.channel is the API users touch (interfaces, values, exceptions); its implementation "
                         + "lives in the sub-packages, so a user's import never reaches it")
                 .check(kernels);
@@ -118,7 +118,22 @@ class ArchitectureTest {
         assertThat(publicTypes).as("public types of the channel's implementation: each is a seam another package must "
                 + "reach (the runtime, the launcher, the channel that wires producer and consumers)")
                 .containsExactlyInAnyOrder("Channels", "ChannelEvents", "DefaultConsumerPort", "PortDriver", "ProducerView",
-                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "MemoryGuard");
+                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "MemoryGuard",
+                        "ChannelExport", "AttachedChannels");
+    }
+
+    @Test
+    void theCrossProcessPartKnowsTheChannelOnlyThroughItsSeams() {
+        noClasses().that().resideInAPackage("io.seqlink.channel.shared..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.channel.producer..", "io.seqlink.channel.lifecycle..")
+                .because("an export gives the channel a push target and a gating bound, and reads the producer only through "
+                        + "the published count the channel hands it; an attachment is a consumer port over shared memory")
+                .check(kernels);
+        noClasses().that().resideInAnyPackage("io.seqlink.channel.producer..", "io.seqlink.channel.consumer..")
+                .should().dependOnClassesThat().resideInAPackage("io.seqlink.channel.shared..")
+                .because("a port and a producer do not know whether a process boundary is behind them: the link "
+                        + "(Transport.SHARED_MEMORY) and the channel's gating carry it")
+                .check(kernels);
     }
 
     @Test

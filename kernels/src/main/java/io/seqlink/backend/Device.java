@@ -17,6 +17,20 @@ public interface Device {
     /** Pinned host memory mapped into the device address space, 128-byte aligned, zero-filled. */
     MappedBuffer allocateMapped(long bytes);
 
+    /**
+     * Host memory another process maps too (a shared-memory file, {@code FileChannel.map}), made addressable by
+     * this device: {@code region} is a direct buffer whose start is 128-byte aligned. The returned buffer does not
+     * own the mapping: closing it only ends this device's use of it. Any thread.
+     *
+     * @throws UnsupportedOperationException when the backend cannot share host memory across processes (the CUDA
+     *                                       backend's registration of a mapped region is not built yet)
+     */
+    default MappedBuffer mapShared(java.nio.ByteBuffer region) {
+        throw new UnsupportedOperationException("device " + ordinal() + " of this backend cannot map memory shared with "
+                + "another process; channels between processes run on the emulated backend "
+                + "(SeqlinkRuntime.builder().emulated(...)) until the CUDA path is built");
+    }
+
     /** A new non-blocking stream. */
     DeviceStream newStream(String name);
 

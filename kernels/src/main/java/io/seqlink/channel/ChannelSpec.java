@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param name                  channel name: letters, digits, {@code -} and {@code _}; at most 64
  * @param producer              device that writes frames
- * @param consumers             devices that read every frame; at least one, no duplicates (a {@code null} list is
+ * @param consumers             devices that read every frame; at least one unless shared, no duplicates (a {@code null} list is
  *                              empty, a {@code null} device fails {@link #validate})
  * @param slots                 ring slots, {@value RingGeometry#MIN_SLOTS} to 2^20
  * @param slotBytes             largest frame payload, 1 byte to {@value RingGeometry#MAX_SLOT_BYTES} (1 GiB - 448 B);
@@ -48,10 +48,14 @@ import org.jspecify.annotations.Nullable;
  *                              on). A channel with host-pushed consumers is a push channel for users' kernels: they let
  *                              the channel's publish step publish rather than publishing at their end. Empty by default
  *                              (the Spring starter sets it from the application's {@code @ChannelListener} methods that take a {@code Frame} or {@code List<Frame>})
+ * @param share                 how consumer processes of this host attach to the channel ({@code docs/cross-process.md});
+ *                              {@code null}: the channel stays inside this process. Their frames are pushed into a
+ *                              shared-memory region by the publish step; they gate the producer while attached
  */
 public record ChannelSpec(String name, int producer, List<Integer> consumers, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, Transport transport, int maxPublishBatch, Duration backpressureTimeout,
-        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy, boolean armedRounds, List<Integer> hostListeners) {
+        Duration stallTimeout, ConsumerFailurePolicy consumerFailurePolicy, boolean armedRounds, List<Integer> hostListeners,
+        @Nullable ChannelShare share) {
 
     public static final int DEFAULT_SLOTS = 64;
     public static final long DEFAULT_SLOT_BYTES = 64 * 1024;
@@ -69,7 +73,7 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
     /** This specification with {@code devices} as its {@link #hostListeners} (the rest unchanged). */
     public ChannelSpec withHostListeners(List<Integer> devices) {
         return new ChannelSpec(name, producer, consumers, slots, slotBytes, delivery, readMode, transport, maxPublishBatch,
-                backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds, devices);
+                backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds, devices, share);
     }
 
     /** Whether the producer pushes {@code consumer}'s frames into host memory for its host listener (see {@link #hostListeners}). */
@@ -114,7 +118,17 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
             v.add(new Violation(prefix + "producer", "producer device " + producer + " is negative",
                     "set a device ordinal of 0 or more"));
         }
-        if (consumers.isEmpty()) {
+        if (share != null && delivery != Delivery.LOSSLESS) {
+            v.add(new Violation(prefix + "share", "a shared channel must be lossless: its consumer processes read the shared "
+                    + "ring in place, which a latest channel's producer would overwrite under them",
+                    "use delivery LOSSLESS for channel '" + name + "', or do not share it"));
+        }
+        if (transport == Transport.SHARED_MEMORY) {
+            v.add(new Violation(prefix + "transport", "transport shared-memory is the transport of a channel attached from "
+                    + "another process and cannot be forced", "share the channel (ChannelSpec.Builder.share) and leave "
+                    + "transport at auto"));
+        }
+        if (consumers.isEmpty() && share == null) {
             v.add(new Violation(prefix + "consumers", "the channel has no consumers",
                     "list at least one consumer device, e.g. consumers: [1]"));
         } else {
@@ -236,6 +250,7 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
         private ConsumerFailurePolicy consumerFailurePolicy = ConsumerFailurePolicy.FAIL_CHANNEL;
         private boolean armedRounds = true;
         private List<Integer> hostListeners = List.of();
+        private @Nullable ChannelShare share;
 
         private Builder(String name) {
             this.name = name;
@@ -318,11 +333,21 @@ public record ChannelSpec(String name, int producer, List<Integer> consumers, in
             return this;
         }
 
+        /**
+         * Shares the channel with consumer processes of this host ({@link ChannelSpec#share}): they attach by name
+         * ({@code SeqlinkRuntime.attachChannel}) and gate the producer like its own consumers. A shared channel may
+         * have no consumer of its own process.
+         */
+        public Builder share(@Nullable ChannelShare share) {
+            this.share = share;
+            return this;
+        }
+
         /** The spec, unchecked: call {@link ChannelSpec#checked()} or let the runtime check it. */
         public ChannelSpec build() {
             int batch = maxPublishBatch != null ? maxPublishBatch : defaultMaxPublishBatch(slots);
             return new ChannelSpec(name, producer, consumers, slots, slotBytes, delivery, readMode, transport, batch,
-                    backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds, hostListeners);
+                    backpressureTimeout, stallTimeout, consumerFailurePolicy, armedRounds, hostListeners, share);
         }
     }
 }

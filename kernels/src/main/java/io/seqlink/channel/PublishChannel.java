@@ -169,6 +169,14 @@ public interface PublishChannel extends AutoCloseable {
 
     ChannelSnapshot snapshot();
 
+    /**
+     * The consumer processes attached to this channel now, by seat ({@code docs/cross-process.md}); empty when the
+     * channel is not shared. Any thread; a copy, read from the shared region's words without a lock.
+     */
+    default List<AttachedConsumer> attachedConsumers() {
+        return List.of();
+    }
+
     // ---- life -------------------------------------------------------------------------------
 
     /**

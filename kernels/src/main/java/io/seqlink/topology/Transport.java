@@ -11,7 +11,13 @@ public enum Transport {
     /** Producer stages data and sequence in pinned host memory by DMA; the consumer copies it in. */
     HOST_STAGED,
     /** Producer and consumer on one device, on separate streams. */
-    SAME_DEVICE;
+    SAME_DEVICE,
+    /**
+     * Consumer in another process of the host: the producer pushes frames and the sequence into a shared-memory
+     * replica both processes map, and the consumer acknowledges into its seat there. Never chosen by the verifier:
+     * an attached channel's port has it ({@code SeqlinkRuntime.attachChannel}).
+     */
+    SHARED_MEMORY;
 
     /** The transport that implements a verdict. */
     public static Transport of(LinkClass linkClass) {

@@ -6,6 +6,7 @@ import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
+import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -72,6 +73,15 @@ final class EmulatedDevice implements Device {
     public MappedBuffer allocateMapped(long bytes) {
         checkUsable();
         EmulatedMappedBuffer buffer = new EmulatedMappedBuffer(backend, backend.nextAddress(-1, bytes), bytes);
+        backend.track(buffer);
+        return buffer;
+    }
+
+    /** {@inheritDoc} The emulated device addresses host memory as it is: the region's words are the buffer's own. */
+    @Override
+    public MappedBuffer mapShared(ByteBuffer region) {
+        checkUsable();
+        EmulatedMappedBuffer buffer = new EmulatedMappedBuffer(backend, backend.nextAddress(-1, region.capacity()), region);
         backend.track(buffer);
         return buffer;
     }

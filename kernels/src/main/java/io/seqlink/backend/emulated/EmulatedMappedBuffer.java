@@ -10,6 +10,11 @@ final class EmulatedMappedBuffer extends EmulatedMemory implements MappedBuffer 
         super(backend, -1, address, bytes);
     }
 
+    /** Over {@code region}, memory this buffer does not own (a mapping shared with another process). */
+    EmulatedMappedBuffer(EmulatedBackend backend, long address, ByteBuffer region) {
+        super(backend, -1, address, region);
+    }
+
     @Override
     public long getAcquire(long offset) {
         return getAcquireWord(offset);

@@ -50,6 +50,22 @@ abstract sealed class EmulatedMemory implements Memory permits EmulatedDeviceBuf
         this.buffer = raw.alignedSlice(ALIGNMENT).limit((int) bytes).slice().order(ByteOrder.nativeOrder());
     }
 
+    /**
+     * Over {@code region} (a direct buffer starting on a 128-byte boundary, such as a slice of a mapped file at a
+     * multiple of 128): the same word accesses, on memory another process may map as well.
+     */
+    EmulatedMemory(EmulatedBackend backend, int owner, long address, ByteBuffer region) {
+        if (!region.isDirect() || region.capacity() < 1 || region.alignmentOffset(0, ALIGNMENT) != 0) {
+            throw new IllegalArgumentException("a shared region must be a direct buffer of at least one byte starting on a "
+                    + ALIGNMENT + "-byte boundary");
+        }
+        this.backend = backend;
+        this.owner = owner;
+        this.address = address;
+        this.bytes = region.capacity();
+        this.buffer = region.slice().order(ByteOrder.nativeOrder());
+    }
+
     @Override
     public int ownerDevice() {
         return owner;

@@ -2,6 +2,7 @@ package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.Device;
+import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.layout.RingGeometry;
@@ -23,9 +24,13 @@ interface ConsumerLink {
     record Source(Memory control, Memory ring) {
     }
 
-    /** What a link may use to set itself up. */
+    /**
+     * What a link may use to set itself up; {@code mirror} is the consumer's host mirror when it lives where the producer
+     * reads it (an attached channel's seat in the shared region), {@code null} to allocate one of its own.
+     */
     record Setup(Backend backend, int producer, Device consumer, RingGeometry geometry, Memory producerControl,
-            Memory producerRing, List<PublishBinding.PushTarget> pushTargets, List<AutoCloseable> allocations) {
+            Memory producerRing, List<PublishBinding.PushTarget> pushTargets, List<AutoCloseable> allocations,
+            @Nullable MappedBuffer mirror) {
 
         <T extends AutoCloseable> T track(T resource) {
             synchronized (allocations) {
@@ -61,7 +66,8 @@ interface ConsumerLink {
         private static final Map<Transport, ConsumerLink> LINKS = new EnumMap<>(Transport.class);
 
         static {
-            for (ConsumerLink l : List.of(new PeerAtomicLink(), new SameDeviceLink(), new PeerCopyLink(), new HostStagedLink())) {
+            for (ConsumerLink l : List.of(new PeerAtomicLink(), new SameDeviceLink(), new PeerCopyLink(), new HostStagedLink(),
+                    new SharedMemoryLink())) {
                 LINKS.put(l.transport(), l);
             }
         }
@@ -147,6 +153,30 @@ interface ConsumerLink {
         public Source attach(Setup s) {
             return replica(s, s.track(s.consumer().allocateMapped(io.seqlink.layout.ControlBlock.BYTES)),
                     s.track(s.consumer().allocateMapped(s.geometry().ringBytes())));
+        }
+    }
+
+    /**
+     * Reads the replica in a region shared with the producer's process (its control block and ring, which that
+     * process's publish step pushes into), mapped into this process before the port is made; the producer needs nothing
+     * set up here. Only an attached channel's port has this link: a channel cannot be forced onto it.
+     */
+    final class SharedMemoryLink implements ConsumerLink {
+        @Override
+        public Transport transport() {
+            return Transport.SHARED_MEMORY;
+        }
+
+        @Override
+        public @Nullable String problem(Backend backend, int producer, int consumer) {
+            return "transport shared-memory is the transport of a channel attached from another process "
+                    + "(SeqlinkRuntime.attachChannel); to reach consumers in other processes, share the channel "
+                    + "(ChannelSpec.Builder.share) and leave its transport alone";
+        }
+
+        @Override
+        public Source attach(Setup s) {
+            return new Source(s.producerControl(), s.producerRing());
         }
     }
 

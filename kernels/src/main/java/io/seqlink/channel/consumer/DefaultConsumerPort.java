@@ -75,13 +75,39 @@ public final class DefaultConsumerPort implements ConsumerPort {
     public DefaultConsumerPort(Backend backend, ChannelSpec spec, int device, Transport transport, Memory producerControl,
             Memory producerRing, @Nullable MappedBuffer doorbells, ProducerView producer, List<PublishBinding.PushTarget> pushTargets,
             List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath) {
+        this(backend, spec, device, transport, new ConsumerLink.Setup(backend, spec.producer(), backend.device(device),
+                spec.geometry(), producerControl, producerRing, pushTargets, allocations, null), doorbells, producer, onQuiet, onDeath);
+    }
+
+    /**
+     * Where an attached channel's consumer reads and acknowledges, all in the region it shares with the producer's
+     * process: the replica's control block and ring, and its seat's mirror (whose {@code consumed_seq} the producer
+     * gates on, and which already holds the sequence the port starts after).
+     */
+    public record SharedReplica(MappedBuffer control, MappedBuffer ring, MappedBuffer mirror) {
+    }
+
+    /**
+     * The consumer of a channel attached from another process ({@link Transport#SHARED_MEMORY}): it reads the shared
+     * replica in place and acknowledges into the seat's mirror; the first frame it delivers is the one after the
+     * mirror's {@code consumed_seq}. {@code spec} describes the producer's channel as the handshake gave it, with
+     * {@code device} a consumer and a host listener. Its own memory is tracked in {@code allocations}. Any thread (the
+     * attaching one); the port is then used as any other.
+     */
+    public static DefaultConsumerPort attached(Backend backend, ChannelSpec spec, int device, SharedReplica replica,
+            ProducerView producer, List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath) {
+        return new DefaultConsumerPort(backend, spec, device, Transport.SHARED_MEMORY, new ConsumerLink.Setup(backend,
+                spec.producer(), backend.device(device), spec.geometry(), replica.control(), replica.ring(), List.of(), allocations,
+                replica.mirror()), null, producer, onQuiet, onDeath);
+    }
+
+    private DefaultConsumerPort(Backend backend, ChannelSpec spec, int device, Transport transport, ConsumerLink.Setup setup,
+            @Nullable MappedBuffer doorbells, ProducerView producer, Runnable onQuiet, Consumer<DeviceException> onDeath) {
         this.channel = spec.name();
         this.device = device;
         this.transport = Objects.requireNonNull(transport, "transport for consumer " + device);
         this.spec = spec;
         this.producer = producer;
-        ConsumerLink.Setup setup = new ConsumerLink.Setup(backend, spec.producer(), backend.device(device), spec.geometry(),
-                producerControl, producerRing, pushTargets, allocations);
         this.steps = new ConsumerSteps(ConsumerLink.of(transport), setup, channel, spec.readMode() == ReadMode.COPY,
                 spec.delivery() == Delivery.LATEST, spec.maxPublishBatch(), spec.pushesToHost(device));
         long stallNanos = spec.stallTimeout().toNanos();
@@ -97,7 +123,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
         this.subscriptions = new Subscriptions(channel, device, release, this::logDeadLetter);
         this.attempts = new Attempts(channel, device, subscriptions, counters, life::deliverable);
         this.rounds = new Rounds("seqlink-listener-" + channel + "-" + device, steps, subscriptions, attempts, life, producer, counters,
-                stall, seat, guard, armed, spec.geometry(), spec.delivery() == Delivery.LATEST, spec.maxPublishBatch());
+                stall, seat, guard, armed, spec.geometry(), spec.delivery() == Delivery.LATEST, spec.maxPublishBatch(),
+                steps.mirrorWord(ConsumerBlock.CONSUMED_SEQ));
         this.deliveries = new DeliveryContext(channel, device, spec.geometry(), steps, attempts, counters, latency, producer,
                 armed != null);
         this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall);

@@ -59,14 +59,16 @@ final class Rounds {
     private final Round round = new Round();
     private volatile @Nullable PortListenerThread listenerThread;
 
-    private long next = 1;
+    /** The next frame to deliver: the one after what the port's mirror showed acknowledged as it was made. */
+    private long next;
     private long number;
     private long pendingCheckNanos;
 
     Rounds(String listenerThreadName, ConsumerSteps steps, Subscriptions subscriptions, Attempts attempts, ConsumerLife life,
             ProducerView producer, CounterSet counters, StallWatch stall, PollerSeat seat, MemoryGuard guard,
-            @Nullable ArmedRound armed, RingGeometry geometry, boolean lapping, int maxBatch) {
+            @Nullable ArmedRound armed, RingGeometry geometry, boolean lapping, int maxBatch, long startAfter) {
         this.listenerThreadName = listenerThreadName;
+        this.next = startAfter + 1;
         this.steps = steps;
         this.subscriptions = subscriptions;
         this.attempts = attempts;

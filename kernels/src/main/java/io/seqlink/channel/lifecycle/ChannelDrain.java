@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *   <li>the producer guard shuts and the drain waits for the producer calls already inside, and for
  *       the claims being written (a claim holds the guard until its commit), so the published count it
  *       then reads is final: every publish that returned is in it;</li>
- *   <li>it waits until every live consumer acknowledged that count (or the timeout passes), then
+ *   <li>it waits until every live consumer, attached consumer processes included, acknowledged that count (or the
+ *       timeout passes; a consumer process that dies meanwhile is dropped and no longer waited for), then
  *       finishes: what was not delivered is in the {@link DrainReport}, per consumer.</li>
  * </ol>
  *
@@ -154,7 +155,7 @@ final class ChannelDrain {
                     return false;
                 }
             }
-            return true;
+            return ch.attachedAcknowledged(target);
         } finally {
             ch.exitObserver();
         }

@@ -5,6 +5,7 @@ import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
+import io.seqlink.channel.AttachedConsumer;
 import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ChannelState;
@@ -16,6 +17,7 @@ import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ProducerView;
 import io.seqlink.channel.producer.Producer;
 import io.seqlink.channel.producer.ProducerTransport;
+import io.seqlink.channel.shared.ChannelExport;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.topology.Transport;
 import java.nio.ByteBuffer;
@@ -50,6 +52,8 @@ final class DefaultPublishChannel implements PublishChannel {
     private final DefaultConsumerPort[] ports;
     private final List<Integer> consumerDevices;
     private final Producer calls;
+    /** The share with consumer processes, or {@code null} when the channel stays in this process. */
+    private final @Nullable ChannelExport export;
 
     DefaultPublishChannel(Backend backend, ChannelSpec spec, Map<Integer, Transport> transports, ChannelEvents events) {
         this.spec = spec;
@@ -70,6 +74,14 @@ final class DefaultPublishChannel implements PublishChannel {
                 ports[i] = new DefaultConsumerPort(backend, spec, device, transport, producer.control(), producer.ring(),
                         producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause));
             }
+            if (spec.share() != null) {
+                ChannelExport e = ChannelExport.open(spec, backend.device(spec.producer()), this::publishedForExport);
+                resources.add(e);
+                pushTargets.add(e.pushTarget());
+                this.export = e;
+            } else {
+                this.export = null;
+            }
             producer.bindPublish(spec.maxPublishBatch(), pushTargets);
             ok = true;
         } finally {
@@ -88,6 +100,10 @@ final class DefaultPublishChannel implements PublishChannel {
         for (DefaultConsumerPort p : ports) {
             sb.append(sb.length() > 0 ? ", " : "").append(p.device()).append('=').append(p.transport());
         }
+        ChannelExport e = export;
+        if (e != null) {
+            sb.append(sb.length() > 0 ? ", " : "").append("shared with other processes at ").append(e.socket());
+        }
         return sb.toString();
     }
 
@@ -95,13 +111,20 @@ final class DefaultPublishChannel implements PublishChannel {
 
     /** The slowest acknowledgement over consumers that hold the producer back (none: no limit), for its gating. */
     private long slowestAcknowledged() {
-        long slowest = Long.MAX_VALUE;
+        ChannelExport e = export;
+        long slowest = e == null ? Long.MAX_VALUE : e.slowestAcknowledged();
         for (DefaultConsumerPort p : ports) {
             if (p.gates()) {
                 slowest = Math.min(slowest, p.mirrorAcknowledged());
             }
         }
         return slowest;
+    }
+
+    /** Whether every consumer process attached now acknowledged {@code target} (true when none is, or the channel is not shared). */
+    boolean attachedAcknowledged(long target) {
+        ChannelExport e = export;
+        return e == null || e.slowestAcknowledged() >= target;
     }
 
     ChannelLife life() {
@@ -129,6 +152,13 @@ final class DefaultPublishChannel implements PublishChannel {
     long publishedOnDevice() {
         long frozen = life.finalPublished();
         return frozen >= 0 ? frozen : producer.publishedOnDevice(); // callers hold a guard
+    }
+
+    /** {@link #publishedCount()} for the export, whose attach thread may run before the constructor made {@link #calls}: 0 then. */
+    @SuppressWarnings("ConstantConditions") // read before the constructor assigned it, on purpose
+    private long publishedForExport() {
+        Producer p = calls;
+        return p == null ? 0 : p.published();
     }
 
     /** Frames the producer has published (enqueued the publish of), readable from any thread. */
@@ -288,6 +318,12 @@ final class DefaultPublishChannel implements PublishChannel {
                 exitObserver();
             }
         }
+    }
+
+    @Override
+    public List<AttachedConsumer> attachedConsumers() {
+        ChannelExport e = export;
+        return e == null || state() == ChannelState.CLOSED ? List.of() : e.attachedConsumers();
     }
 
     // ---- failure and life -------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.seqlink.ucx.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqlink.testing.ChildJvm;
 import io.seqlink.ucx.UcxEnvironment;
 import java.time.Duration;
 import java.util.List;
@@ -28,9 +29,9 @@ class TwoProcessBridgeTests {
     @Test
     void carriesAMillionChecksummedFramesBetweenTwoProcessesWithNoneLostDuplicatedOrCorrupt() throws Exception {
         long frames = 1_000_000;
-        try (PeerProcess receiver = PeerProcess.start("million-receiver", "receive", "0", "128")) {
+        try (ChildJvm receiver = PeerProcess.start("million-receiver", "receive", "0", "128")) {
             int port = port(receiver);
-            try (PeerProcess sender = PeerProcess.start("million-sender", "send", "127.0.0.1:" + port, "128", "" + frames, "1")) {
+            try (ChildJvm sender = PeerProcess.start("million-sender", "send", "127.0.0.1:" + port, "128", "" + frames, "1")) {
                 sender.awaitLine("READY", START);
                 receiver.awaitStatus(s -> number(s, "count") >= frames, Duration.ofMinutes(3), frames + " frames received");
                 sender.awaitStatus(s -> number(s, "consumed") == frames, Duration.ofSeconds(10), "every frame confirmed");
@@ -60,16 +61,16 @@ class TwoProcessBridgeTests {
     @Test
     void receiverKilledMidStreamThenRestartedGetsEveryFrameAtLeastOnceAndNoneTwiceWithinAProcess() throws Exception {
         long frames = 60_000;
-        try (PeerProcess first = PeerProcess.start("restart-receiver-1", "receive", "0", "512", "20000")) {
+        try (ChildJvm first = PeerProcess.start("restart-receiver-1", "receive", "0", "512", "20000")) {
             int port = port(first);
-            try (PeerProcess sender = PeerProcess.start("restart-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
+            try (ChildJvm sender = PeerProcess.start("restart-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
                 first.awaitStatus(s -> number(s, "count") >= 10_000, START, "10,000 frames at the first receiver");
                 first.kill();
                 Map<String, String> before = first.status(); // its last report: it delivered at least this much
                 Map<String, String> lost = sender.awaitStatus(s -> "RECONNECTING".equals(s.get("state")), Duration.ofSeconds(10),
                         "the sender seeing the loss");
                 long confirmed = number(lost, "consumed"); // the first receiver's consumers acknowledged 1..confirmed
-                try (PeerProcess second = PeerProcess.start("restart-receiver-2", "receive", "" + port, "512")) {
+                try (ChildJvm second = PeerProcess.start("restart-receiver-2", "receive", "" + port, "512")) {
                     second.awaitStatus(s -> number(s, "lastId") == frames, Duration.ofMinutes(1), "the rest at the second receiver");
                     sender.awaitStatus(s -> number(s, "consumed") == frames && "CONNECTED".equals(s.get("state")),
                             Duration.ofSeconds(10), "every frame confirmed by the second receiver");
@@ -96,16 +97,16 @@ class TwoProcessBridgeTests {
 
     @Test
     void senderKilledMidStreamThenRestartedStartsANewEpochDeliveredExactlyOnce() throws Exception {
-        try (PeerProcess receiver = PeerProcess.start("sender-restart-receiver", "receive", "0", "512")) {
+        try (ChildJvm receiver = PeerProcess.start("sender-restart-receiver", "receive", "0", "512")) {
             int port = port(receiver);
-            try (PeerProcess first = PeerProcess.start("sender-restart-1", "send", "127.0.0.1:" + port, "512", "1000000", "1")) {
+            try (ChildJvm first = PeerProcess.start("sender-restart-1", "send", "127.0.0.1:" + port, "512", "1000000", "1")) {
                 receiver.awaitStatus(s -> number(s, "count") >= 10_000, START, "10,000 frames from the first sender");
                 first.kill();
             }
             receiver.awaitStatus(s -> "RECONNECTING".equals(s.get("state")), Duration.ofSeconds(10), "the receiver seeing the loss");
             Map<String, String> before = receiver.status();
             long base = 1_000_000_000L;
-            try (PeerProcess second = PeerProcess.start("sender-restart-2", "send", "127.0.0.1:" + port, "512", "20000", "" + base)) {
+            try (ChildJvm second = PeerProcess.start("sender-restart-2", "send", "127.0.0.1:" + port, "512", "20000", "" + base)) {
                 receiver.awaitStatus(s -> number(s, "lastId") == base + 19_999, Duration.ofMinutes(1), "the second sender's frames");
                 second.awaitStatus(s -> number(s, "consumed") == 20_000, Duration.ofSeconds(10), "every frame confirmed");
                 second.stop(Duration.ofSeconds(10));
@@ -123,9 +124,9 @@ class TwoProcessBridgeTests {
     @Test
     void linkResetWithBothProcessesAliveResumesWithEveryFrameExactlyOnce() throws Exception {
         long frames = 40_000;
-        try (PeerProcess receiver = PeerProcess.start("reset-receiver", "receive", "0", "512")) {
+        try (ChildJvm receiver = PeerProcess.start("reset-receiver", "receive", "0", "512")) {
             int port = port(receiver);
-            try (PeerProcess sender = PeerProcess.start("reset-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
+            try (ChildJvm sender = PeerProcess.start("reset-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
                 for (int reset = 1; reset <= 3; reset++) {
                     long at = reset * 8_000L;
                     receiver.awaitStatus(s -> number(s, "count") >= at, START, at + " frames before reset");
@@ -148,9 +149,9 @@ class TwoProcessBridgeTests {
     @Test
     void receiverFrozenPastTheLinkTimeoutIsReportedStalledWhileTheProducerIsBackPressuredThenGoesOnExactlyOnce() throws Exception {
         long frames = 40_000;
-        try (PeerProcess receiver = PeerProcess.start("stall-receiver", "receive", "0", "512")) {
+        try (ChildJvm receiver = PeerProcess.start("stall-receiver", "receive", "0", "512")) {
             int port = port(receiver);
-            try (PeerProcess sender = PeerProcess.start("stall-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
+            try (ChildJvm sender = PeerProcess.start("stall-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
                 receiver.awaitStatus(s -> number(s, "count") >= 5_000, START, "5,000 frames before the stall");
                 receiver.signal("STOP");
                 Map<String, String> stalled = sender.awaitStatus(s -> "STALLED".equals(s.get("state")), Duration.ofSeconds(10),
@@ -173,9 +174,9 @@ class TwoProcessBridgeTests {
     @Test
     void senderFrozenPastTheLinkTimeoutIsReportedStalledByTheReceiverThenGoesOnExactlyOnce() throws Exception {
         long frames = 40_000;
-        try (PeerProcess receiver = PeerProcess.start("frozen-sender-receiver", "receive", "0", "512")) {
+        try (ChildJvm receiver = PeerProcess.start("frozen-sender-receiver", "receive", "0", "512")) {
             int port = port(receiver);
-            try (PeerProcess sender = PeerProcess.start("frozen-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
+            try (ChildJvm sender = PeerProcess.start("frozen-sender", "send", "127.0.0.1:" + port, "512", "" + frames, "1")) {
                 receiver.awaitStatus(s -> number(s, "count") >= 5_000, START, "5,000 frames before the stall");
                 sender.signal("STOP");
                 Map<String, String> stalled = receiver.awaitStatus(s -> "STALLED".equals(s.get("state")),
@@ -198,7 +199,7 @@ class TwoProcessBridgeTests {
         assertThat(number(got, "corrupt")).isZero();
     }
 
-    private static int port(PeerProcess receiver) {
+    private static int port(ChildJvm receiver) {
         String ready = receiver.awaitLine("READY", START);
         return Integer.parseInt(ready.substring(ready.indexOf('=') + 1).trim());
     }

@@ -1,0 +1,111 @@
+package io.seqlink.shared;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.AttachSpec;
+import io.seqlink.channel.AttachedChannel;
+import io.seqlink.channel.ChannelShare;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.security.SharedSecret;
+import io.seqlink.testing.FrameChecker;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * One side of a cross-process channel in a JVM of its own, for {@link TwoProcessChannelTest}:
+ *
+ * <pre>
+ *   produce DIR CHANNEL SECRET_FILE STALL_MS SLOTS   shares the channel, prints READY; "publish N" publishes N more frames
+ *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame
+ * </pre>
+ *
+ * Both print a STATUS line every 50 ms and end on "stop" (printing CLOSED) or at the end of stdin.
+ */
+public final class SharedPeer {
+
+    private SharedPeer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[1]);
+        String channel = args[2];
+        SharedSecret secret = SharedSecret.fromFile(Path.of(args[3]), "secret file");
+        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open()) {
+            if (args[0].equals("produce")) {
+                produce(rt, dir, channel, secret, Duration.ofMillis(Long.parseLong(args[4])), Integer.parseInt(args[5]));
+            } else {
+                consume(rt, dir, channel, secret);
+            }
+        }
+        System.out.println("CLOSED");
+        System.out.flush();
+        System.exit(0);
+    }
+
+    private static void produce(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, Duration stall, int slots)
+            throws Exception {
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(slots).slotBytes(Frames.MAX_LENGTH)
+                .stallTimeout(stall).share(ChannelShare.of(dir, secret)).build());
+        rt.start();
+        Frames.Publisher publisher = new Frames.Publisher(ch);
+        Thread status = statusThread(() -> "STATUS published=" + publisher.published.get() + " state=" + ch.state());
+        System.out.println("READY");
+        System.out.flush();
+        commands(line -> {
+            if (line.startsWith("publish ")) {
+                publisher.more(Long.parseLong(line.substring(8).trim()));
+            }
+        });
+        status.interrupt();
+        publisher.stop();
+    }
+
+    private static void consume(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret) throws Exception {
+        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
+        FrameChecker checker = new FrameChecker(Frames.MAX_LENGTH);
+        checker.last = in.startsAfter();
+        in.consumer().subscribe(checker);
+        rt.start();
+        System.out.println("ATTACHED start=" + in.startsAfter() + " epoch=" + in.epoch() + " seat=" + in.seat());
+        System.out.flush();
+        // the checker's counts are written by the delivering thread before it acknowledges (a release store):
+        // read after an acquire of the acknowledgement, they hold at least what it covers
+        Thread status = statusThread(() -> {
+            long acked = in.consumer().acknowledged();
+            return "STATUS acked=" + acked + " delivered=" + checker.delivered + " gaps=" + checker.gaps + " corrupt="
+                    + checker.corrupt + " outOfOrder=" + checker.outOfOrder + " last=" + checker.last + " state=" + in.state();
+        });
+        commands(line -> { });
+        status.interrupt();
+        in.close();
+    }
+
+    private static Thread statusThread(java.util.function.Supplier<String> line) {
+        Thread t = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                System.out.println(line.get());
+                System.out.flush();
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "status");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void commands(java.util.function.Consumer<String> handler) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null && !line.equals("stop")) {
+            handler.accept(line);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.seqlink.shared;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.channel.AttachSpec;
+import io.seqlink.channel.AttachedChannel;
+import io.seqlink.channel.ChannelShare;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.ChannelState;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.security.SharedSecret;
+import io.seqlink.testing.ChildJvm;
+import io.seqlink.testing.FrameChecker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A shared channel across two JVMs on the emulated backend: checksummed frames crossing the process boundary with
+ * none lost, duplicated or corrupt; a consumer process killed ({@code kill -9}) or stopped ({@code SIGSTOP}) mid-stream
+ * is dropped and the producer's backpressure releases, and a new consumer process re-attaches with a new epoch from
+ * where the producer is; a producer process killed or stopped mid-stream turns the attached channel FAILED within the
+ * stall timeout, and a restarted producer is attached to again. Every wait ends early on success (deadlines of 60 s).
+ */
+class TwoProcessChannelTest {
+
+    /** 10^6 by default: the count ({@code -Dseqlink-build.ipc.frames} changes it). */
+    static final long FRAMES = Long.getLong("seqlink-build.ipc.frames", 1_000_000);
+    static final Duration LONG = Duration.ofSeconds(60);
+    static final Duration STALL = Duration.ofSeconds(2);
+    static final int SLOTS = 256;
+    static final String TEXT = "a secret the two processes share";
+    static final SharedSecret SECRET = SharedSecret.of(TEXT, "test.secret");
+
+    @TempDir
+    Path tmp;
+    Path dir;
+    Path secretFile;
+
+    @BeforeEach
+    void files() throws Exception {
+        dir = tmp.resolve("share");
+        secretFile = tmp.resolve("secret");
+        Files.writeString(secretFile, TEXT);
+    }
+
+    static SeqlinkRuntime runtime() {
+        return SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+    }
+
+    PublishChannel share(SeqlinkRuntime rt, String name) {
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(SLOTS).slotBytes(Frames.MAX_LENGTH)
+                .stallTimeout(STALL).share(ChannelShare.of(dir, SECRET)).build());
+        rt.start();
+        return ch;
+    }
+
+    ChildJvm consumer(String name, String channel) throws Exception {
+        ChildJvm c = ChildJvm.start(name, SharedPeer.class, "consume", dir.toString(), channel, secretFile.toString());
+        c.awaitLine("ATTACHED", LONG);
+        return c;
+    }
+
+    ChildJvm producer(String name, String channel) throws Exception {
+        ChildJvm p = ChildJvm.start(name, SharedPeer.class, "produce", dir.toString(), channel, secretFile.toString(),
+                Long.toString(STALL.toMillis()), Integer.toString(SLOTS));
+        p.awaitLine("READY", LONG);
+        return p;
+    }
+
+    static long start(ChildJvm c) {
+        return Long.parseLong(ChildJvm.field(c.awaitLine("ATTACHED", LONG), "start"));
+    }
+
+    static long epoch(ChildJvm c) {
+        return Long.parseLong(ChildJvm.field(c.awaitLine("ATTACHED", LONG), "epoch"));
+    }
+
+    static void assertClean(Map<String, String> s) {
+        assertThat(ChildJvm.number(s, "gaps")).as("frames lost, status " + s).isZero();
+        assertThat(ChildJvm.number(s, "outOfOrder")).as("frames duplicated or out of order, status " + s).isZero();
+        assertThat(ChildJvm.number(s, "corrupt")).as("frames corrupt, status " + s).isZero();
+    }
+
+    @Test
+    void aMillionChecksummedFramesCrossTheProcessBoundary() throws Exception {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = share(rt, "million");
+            try (ChildJvm c = consumer("ipc-million-consumer", "million")) {
+                assertThat(start(c)).isZero();
+                Frames.Publisher publisher = new Frames.Publisher(ch);
+                long began = System.nanoTime();
+                publisher.more(FRAMES);
+                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") == FRAMES, Duration.ofSeconds(120),
+                        "acked=" + FRAMES);
+                double seconds = (System.nanoTime() - began) / 1e9;
+                System.out.printf("%d frames of up to %d B across the process boundary in %.1f s (%.0f frames/s)%n", FRAMES,
+                        Frames.MAX_LENGTH, seconds, FRAMES / seconds);
+                assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(FRAMES);
+                assertClean(s);
+                publisher.stop();
+                c.command("stop");
+                c.awaitLine("CLOSED", LONG);
+            }
+        }
+    }
+
+    @Test
+    void aConsumerKilledMidStreamIsDroppedTheProducerGoesOnAndANewOneReattachesFromWhereTheProducerIs() throws Exception {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = share(rt, "killc");
+            Frames.Publisher publisher = new Frames.Publisher(ch);
+            long atKill;
+            try (ChildJvm c = consumer("ipc-killed-consumer", "killc")) {
+                publisher.more(Long.MAX_VALUE / 2); // without end: only the consumer's pace holds it back
+                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") >= 20_000, LONG, "acked >= 20000");
+                assertClean(s);
+                c.kill(); // kill -9 mid-stream
+                atKill = ch.snapshot().published();
+            }
+            // dropped (its connection ended, or at the latest after the stall timeout): the producer goes far past the
+            // slots the dead consumer held
+            long past = atKill + 20L * SLOTS;
+            await(() -> publisher.published.get() > past, "the producer published past " + past + " after the kill, is at "
+                    + publisher.published.get());
+            try (ChildJvm again = consumer("ipc-reattached-consumer", "killc")) {
+                long start = start(again);
+                assertThat(epoch(again)).as("a new epoch").isEqualTo(2);
+                assertThat(start).as("it starts where the producer was as it attached").isGreaterThan(past);
+                Map<String, String> s = again.awaitStatus(m -> ChildJvm.number(m, "acked") >= start + 20_000, LONG,
+                        "acked >= start + 20000");
+                assertClean(s); // gaps count from start: every frame after it, once, in order, intact
+                assertThat(ChildJvm.number(s, "delivered")).isEqualTo(ChildJvm.number(s, "last") - start);
+                again.command("stop");
+                again.awaitLine("CLOSED", LONG);
+            }
+            publisher.stop();
+        }
+    }
+
+    @Test
+    void aStoppedConsumerIsDroppedAfterTheStallTimeoutAndTheProducerGoesOn() throws Exception {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = share(rt, "stopc");
+            Frames.Publisher publisher = new Frames.Publisher(ch);
+            try (ChildJvm c = consumer("ipc-stopped-consumer", "stopc")) {
+                publisher.more(Long.MAX_VALUE / 2);
+                assertClean(c.awaitStatus(m -> ChildJvm.number(m, "acked") >= 5_000, LONG, "acked >= 5000"));
+                c.signal("STOP"); // its socket stays open: only its silent heartbeat tells
+                long atStop = ch.snapshot().published();
+                long past = atStop + 20L * SLOTS;
+                await(() -> publisher.published.get() > past, "the producer published past " + past + " with the consumer "
+                        + "stopped, is at " + publisher.published.get());
+                c.signal("CONT"); // it finds itself dropped and fails (what it read after the drop is no longer guarded)
+                c.awaitStatus(m -> "FAILED".equals(m.get("state")), LONG, "state=FAILED");
+            }
+            publisher.stop();
+        }
+    }
+
+    @Test
+    void aProducerKilledMidStreamTurnsTheAttachedChannelFailedAndARestartedOneIsAttachedAgain() throws Exception {
+        try (SeqlinkRuntime rt = runtime()) {
+            FrameChecker checker;
+            try (ChildJvm p = producer("ipc-killed-producer", "killp")) {
+                AttachedChannel in = rt.attachChannel(AttachSpec.of("killp", dir, SECRET));
+                checker = new FrameChecker(Frames.MAX_LENGTH);
+                checker.last = in.startsAfter();
+                in.consumer().subscribe(checker);
+                rt.start();
+                p.command("publish " + Long.MAX_VALUE / 2);
+                await(() -> in.consumer().acknowledged() >= 20_000, "acknowledged >= 20000");
+                p.kill(); // kill -9 mid-stream
+                await(() -> in.state() == ChannelState.FAILED, "the attached channel FAILED after the producer's kill");
+                assertThat(in.failure()).hasMessageContaining("the connection to the producer ended");
+                long acked = in.consumer().acknowledged();
+                assertThat(checker.gaps + checker.outOfOrder + checker.corrupt).isZero();
+                assertThat(checker.delivered).isEqualTo(acked - in.startsAfter());
+                in.close();
+            }
+            try (ChildJvm p = producer("ipc-restarted-producer", "killp")) { // its leftover files are cleared
+                AttachedChannel in = rt.attachChannel(AttachSpec.of("killp", dir, SECRET));
+                assertThat(in.startsAfter()).isZero();
+                FrameChecker again = new FrameChecker(Frames.MAX_LENGTH);
+                in.consumer().subscribe(again);
+                p.command("publish 10000");
+                await(() -> in.consumer().acknowledged() == 10_000, "acknowledged 10000 from the restarted producer");
+                assertThat(again.delivered).isEqualTo(10_000);
+                assertThat(again.gaps + again.outOfOrder + again.corrupt).isZero();
+                p.command("stop"); // an orderly close: the attached channel fails, saying so
+                await(() -> in.state() == ChannelState.FAILED, "FAILED after the producer closed");
+                assertThat(in.failure()).hasMessageContaining("the producer closed the channel");
+                in.close();
+            }
+        }
+    }
+
+    @Test
+    void aStoppedProducerTurnsTheAttachedChannelFailedWithinTheStallTimeout() throws Exception {
+        try (SeqlinkRuntime rt = runtime(); ChildJvm p = producer("ipc-stopped-producer", "stopp")) {
+            AttachedChannel in = rt.attachChannel(AttachSpec.of("stopp", dir, SECRET));
+            in.consumer().subscribe(new FrameChecker(Frames.MAX_LENGTH));
+            rt.start();
+            p.command("publish 1000");
+            await(() -> in.consumer().acknowledged() == 1_000, "acknowledged 1000");
+            p.signal("STOP"); // its socket stays open: only its silent heartbeat tells
+            long stopped = System.nanoTime();
+            await(() -> in.state() == ChannelState.FAILED, "FAILED with the producer stopped");
+            assertThat(in.failure()).hasMessageContaining("heartbeat has not moved");
+            assertThat(Duration.ofNanos(System.nanoTime() - stopped)).as("not before the stall timeout").isGreaterThanOrEqualTo(
+                    STALL.minusMillis(500));
+            p.signal("CONT");
+            in.close();
+        }
+    }
+
+    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + LONG.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + LONG + ": " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+}

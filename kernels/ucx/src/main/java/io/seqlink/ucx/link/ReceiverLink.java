@@ -1,6 +1,8 @@
 package io.seqlink.ucx.link;
 
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.security.PeerChallenge;
+import io.seqlink.security.SharedSecret;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.LinkState;
 import java.net.InetSocketAddress;
@@ -12,6 +14,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
+import org.openucx.jucx.ucp.UcpAmData;
 import org.openucx.jucx.ucp.UcpConnectionRequest;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpEndpoint;
@@ -19,7 +22,6 @@ import org.openucx.jucx.ucp.UcpEndpointParams;
 import org.openucx.jucx.ucp.UcpListener;
 import org.openucx.jucx.ucp.UcpListenerParams;
 import org.openucx.jucx.ucp.UcpWorker;
-import org.openucx.jucx.ucs.UcsConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +36,10 @@ import org.slf4j.LoggerFactory;
 public final class ReceiverLink extends LinkLoop {
 
     private static final Logger log = LoggerFactory.getLogger(ReceiverLink.class);
+    /** Connections waiting for their handshake at most; more are rejected until some finish. */
+    static final int MAX_PENDING = 16;
+    private static final int MAX_RETIRED = 64;
+    private static final long REFUSED_LINGER_NANOS = 200_000_000L;
 
     private final PublishChannel local;
     private final InetSocketAddress listenAddress;
@@ -44,13 +50,16 @@ public final class ReceiverLink extends LinkLoop {
     private final String stallMessage;
     private volatile @Nullable InetSocketAddress bound;
 
+    private final @Nullable PeerChallenge challenge;
+
     // link thread only
     private @Nullable UcpListener listener;
     private final ArrayDeque<UcpConnectionRequest> requests = new ArrayDeque<>();
     private final List<Pending> pending = new ArrayList<>();
+    /** Endpoints closed lately: a message still arriving on one is dropped quietly (it is no protocol error). */
+    private final ArrayDeque<UcpEndpoint> retired = new ArrayDeque<>();
     private final HandshakeReplies replies = new HandshakeReplies();
     private @Nullable Pending accepting;
-    private Handshake.@Nullable Hello acceptingHello;
     private long acceptDeadlineNanos;
     private @Nullable UcpEndpoint endpoint;
     private long connection;
@@ -63,7 +72,6 @@ public final class ReceiverLink extends LinkLoop {
     private long senderBeat;
     private long lastSenderBeat = -1;
     private long nextStatusNanos;
-    private long pendingDeadlineNanos;
 
     public ReceiverLink(UcpContext context, BridgeSettings settings, PublishChannel local, InetSocketAddress listenAddress,
             RegisteredRegion landing, OriginTable origins) {
@@ -74,6 +82,16 @@ public final class ReceiverLink extends LinkLoop {
         this.landing = new LandingRing(landing, settings.window(), slotBytes);
         this.intake = new FrameIntake(local, this.landing, origins, status);
         this.stallMessage = "the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)";
+        SharedSecret secret = settings.security().secret();
+        this.challenge = secret == null ? null : new PeerChallenge(secret);
+        if (challenge != null) {
+            // the JDK's first MAC takes a while (provider look-up): once here, not in a sender's connect-timeout
+            challenge.proof(PeerChallenge.Role.RESPONDER, local.name(), 1, PeerChallenge.newNonce(), PeerChallenge.newNonce());
+        }
+        if (challenge == null) {
+            log.warn("seqlink UCX channel '{}': the receiver on {} takes senders WITHOUT authentication (allow-unauthenticated): "
+                    + "anyone who reaches the address can publish into the channel", local.name(), listenAddress);
+        }
     }
 
     /** The address the listener is bound to (its port chosen by the system when 0 was asked). */
@@ -83,37 +101,40 @@ public final class ReceiverLink extends LinkLoop {
 
     @Override
     protected void open(UcpWorker w) {
-        w.setAmRecvHandler(Handshake.HELLO_ID, (headerAddress, headerSize, data, replyEp) -> {
-            if (data.isDataValid()) {
-                hello(Handshake.decodeHello(UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength())), replyEp);
+        w.setAmRecvHandler(Handshake.HELLO_ID, guard(Handshake.HELLO_ID, (headerAddress, headerSize, data, replyEp) -> {
+            Pending p = waiting(Handshake.HELLO_ID, replyEp);
+            if (p != null) {
+                hello(p, Handshake.decodeHello(body(data, "HELLO")));
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
-        w.setAmRecvHandler(LinkMessages.FRAMES, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
-            if (endpoint != null && h.getLong(0) == connection && intake.taking() && failure == null) {
+        }));
+        w.setAmRecvHandler(Handshake.PROOF_ID, guard(Handshake.PROOF_ID, (headerAddress, headerSize, data, replyEp) -> {
+            Pending p = waiting(Handshake.PROOF_ID, replyEp);
+            if (p != null) {
+                proof(p, Handshake.decodeProof(body(data, "PROOF")));
+            }
+        }));
+        w.setAmRecvHandler(LinkMessages.FRAMES, guard(LinkMessages.FRAMES, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.FRAMES, headerAddress, headerSize);
+            if (linked(LinkMessages.FRAMES, replyEp, h) && intake.taking() && failure == null) {
                 String wrong = intake.land(h.getLong(8), h.getLong(16), h.getLong(24), data);
                 if (wrong != null) {
-                    failure = wrong;
+                    protocolError(wrong);
                 }
             }
-            return UcsConstants.STATUS.UCS_OK; // a batch not taken is dropped by UCX (rendezvous: never fetched)
-        });
-        w.setAmRecvHandler(LinkMessages.BEAT, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
-            if (endpoint != null && h.getLong(0) == connection) {
+        }));
+        w.setAmRecvHandler(LinkMessages.BEAT, guard(LinkMessages.BEAT, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.BEAT, headerAddress, headerSize);
+            if (linked(LinkMessages.BEAT, replyEp, h)) {
                 senderBeat = h.getLong(8);
                 status.remoteStaged(h.getLong(16));
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
-        w.setAmRecvHandler(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
-            if (endpoint != null && h.getLong(0) == connection) {
+        }));
+        w.setAmRecvHandler(LinkMessages.BYE, guard(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.BYE, headerAddress, headerSize);
+            if (linked(LinkMessages.BYE, replyEp, h)) {
                 bye = h.getLong(8);
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
+        }));
         listener = w.newListener(new UcpListenerParams().setSockAddr(listenAddress).setConnectionHandler(requests::add));
         bound = listener.getAddress();
         status.finish(LinkState.CONNECTING, null);
@@ -137,9 +158,8 @@ public final class ReceiverLink extends LinkLoop {
             accept(request, now);
             work++;
         }
-        if (!pending.isEmpty() && now - pendingDeadlineNanos >= 0) {
-            pending.forEach(p -> closeEndpoint(p.endpoint(), false)); // connected, but no handshake came
-            pending.clear();
+        if (!pending.isEmpty()) {
+            work += closeExpired(now);
         }
         replies.prune();
         if (accepting != null) {
@@ -175,6 +195,15 @@ public final class ReceiverLink extends LinkLoop {
     }
 
     private void accept(UcpConnectionRequest request, long now) {
+        InetSocketAddress client = request.getClientAddress();
+        if (!settings.security().allows(client == null ? null : client.getAddress())) {
+            reject(request, "a connection from " + client + ", which is not in allowed-peers");
+            return;
+        }
+        if (pending.size() >= MAX_PENDING) {
+            reject(request, "a connection from " + client + ": " + MAX_PENDING + " connections are waiting for their handshake");
+            return;
+        }
         try {
             int gen = generation;
             UcpEndpoint ep = worker().newEndpoint(new UcpEndpointParams().setConnectionRequest(request).setPeerErrorHandlingMode()
@@ -183,68 +212,277 @@ public final class ReceiverLink extends LinkLoop {
                             failure = "endpoint error: " + message;
                         }
                     }));
-            pending.add(new Pending(ep, String.valueOf(request.getClientAddress())));
-            pendingDeadlineNanos = now + settings.connectTimeout().toNanos();
+            pending.add(new Pending(ep, String.valueOf(client), now + settings.connectTimeout().toNanos()));
         } catch (RuntimeException ex) {
             log.warn("seqlink UCX channel '{}': accepting a connection failed: {}", local.name(), ex.toString());
         }
     }
 
-    /** The sender's handshake, inside progress: checked here, completed by {@link #completeHandshake} outside it. */
-    private void hello(Handshake.Hello h, @Nullable UcpEndpoint replyEp) {
-        Pending from = null;
+    private void reject(UcpConnectionRequest request, String why) {
+        status.refused(LinkStatus.Refusal.HANDSHAKE, why);
+        log.warn("seqlink UCX channel '{}': refusing {}", local.name(), why);
+        try {
+            request.reject();
+        } catch (RuntimeException ex) {
+            log.debug("seqlink UCX channel '{}': rejecting a connection failed: {}", local.name(), ex.toString());
+        }
+    }
+
+    /** Closes the connections whose handshake did not finish in time, and those refused. */
+    private int closeExpired(long now) {
+        List<Pending> expired = null;
         for (Pending p : pending) {
-            if (p.endpoint().equals(replyEp)) {
-                from = p;
+            if (now - p.deadlineNanos >= 0) {
+                if (expired == null) {
+                    expired = new ArrayList<>();
+                }
+                expired.add(p);
             }
         }
+        if (expired == null) {
+            return 0;
+        }
+        pending.removeAll(expired); // before closing: the closes progress the worker, whose callbacks read the list
+        for (Pending p : expired) {
+            retire(p.endpoint);
+            closeEndpoint(p.endpoint, false);
+        }
+        return expired.size();
+    }
+
+    private void retire(UcpEndpoint ep) {
+        retired.addLast(ep);
+        if (retired.size() > MAX_RETIRED) {
+            retired.removeFirst();
+        }
+    }
+
+    /** The data of a handshake message, which is eager (a few dozen bytes) or malformed. */
+    private static ByteBuffer body(UcpAmData data, String what) {
+        if (!data.isDataValid() || data.getLength() > 1 << 16) {
+            throw new MalformedMessageException("a " + what + " of " + data.getLength() + " B sent by rendezvous");
+        }
+        return UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength());
+    }
+
+    /**
+     * The connection waiting for its handshake that {@code replyEp} belongs to; else null, the message
+     * refused: from the linked endpoint (a handshake message mid-link drops the link) or from none known.
+     */
+    private @Nullable Pending waiting(int id, @Nullable UcpEndpoint replyEp) {
+        for (Pending p : pending) {
+            if (p.endpoint.equals(replyEp)) {
+                return p.refused ? null : p; // a refused one is answered already and closed soon
+            }
+        }
+        if (accepting != null && accepting.endpoint.equals(replyEp)) {
+            throw new MalformedMessageException("a handshake message (id " + id + ") after the handshake");
+        }
+        if (replyEp != null && replyEp.equals(endpoint)) {
+            throw new MalformedMessageException("a handshake message (id " + id + ") on the linked connection");
+        }
+        if (!isRetired(replyEp)) {
+            throw new MalformedMessageException("a handshake message (id " + id + ") from an endpoint not waiting for one");
+        }
+        return null;
+    }
+
+    /**
+     * Whether a link message comes from the linked endpoint on its connection: from a connection waiting for
+     * its handshake it is refused (that connection is dropped), from one closed lately it is ignored, on
+     * the linked endpoint with another connection number it is a protocol error.
+     */
+    private boolean linked(int id, @Nullable UcpEndpoint replyEp, ByteBuffer h) {
+        UcpEndpoint ep = endpoint;
+        if (ep != null && ep.equals(replyEp)) {
+            if (h.getLong(0) != connection) {
+                throw new MalformedMessageException("a link message (id " + id + ") of connection " + h.getLong(0)
+                        + " on the endpoint of connection " + connection);
+            }
+            return true;
+        }
+        if (replyEp == null) {
+            throw new MalformedMessageException("a link message (id " + id + ") that names no endpoint");
+        }
+        if (isRetired(replyEp)) {
+            return false; // sent before its connection closed
+        }
+        throw new MalformedMessageException("a link message (id " + id + ") from an endpoint that is not linked");
+    }
+
+    private boolean isRetired(@Nullable UcpEndpoint ep) {
+        for (UcpEndpoint r : retired) {
+            if (r.equals(ep)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    protected void refuseMessage(int id, @Nullable UcpEndpoint from, RuntimeException why) {
+        String what = (why instanceof MalformedMessageException ? "" : "handling it failed: ") + why.getMessage();
+        String source = from == null ? "an unnamed endpoint" : clientOf(from);
+        status.refused(LinkStatus.Refusal.PROTOCOL, "message " + id + " from " + source + ": " + what);
+        log.warn("seqlink UCX channel '{}': refusing a message (id {}) from {}: {}", local.name(), id, source, what);
         if (from == null) {
-            return; // a handshake of an endpoint already closed
+            return;
+        }
+        if (from.equals(endpoint)) {
+            if (failure == null) {
+                failure = "a protocol error on the link: " + what;
+            }
+            return;
+        }
+        for (Pending p : pending) {
+            if (p.endpoint.equals(from)) {
+                p.deadlineNanos = System.nanoTime(); // closed on the next pass, outside progress
+            }
+        }
+        if (accepting != null && accepting.endpoint.equals(from)) {
+            accepting.deadlineNanos = System.nanoTime();
+            pending.add(accepting);
+            accepting = null;
+        }
+    }
+
+    private String clientOf(UcpEndpoint ep) {
+        for (Pending p : pending) {
+            if (p.endpoint.equals(ep)) {
+                return p.client;
+            }
+        }
+        if (accepting != null && accepting.endpoint.equals(ep)) {
+            return accepting.client;
+        }
+        return ep.equals(endpoint) ? status.peer() : "an endpoint not known";
+    }
+
+    /** A protocol error on the linked connection, found inside progress: counted; the link is dropped on the next pass. */
+    private void protocolError(String what) {
+        status.refused(LinkStatus.Refusal.PROTOCOL, what + " (from " + status.peer() + ")");
+        if (failure == null) {
+            failure = what;
+        }
+    }
+
+    /** A sender's HELLO, inside progress: checked; then challenged, or (without a secret) a candidate at once. */
+    private void hello(Pending p, Handshake.Hello h) {
+        if (p.hello != null) {
+            throw new MalformedMessageException("a second HELLO on one connection");
         }
         String refusal = refusal(h);
         if (refusal != null) {
-            log.error("seqlink UCX channel '{}': refusing the sender: {}", local.name(), refusal);
-            replies.send(from.endpoint(), Handshake.Welcome.refused(refusal)); // closed with the other pending ones
+            refuse(p, LinkStatus.Refusal.HANDSHAKE, refusal);
             return;
         }
-        pending.remove(from);
-        if (accepting != null) {
-            pending.add(accepting); // a newer handshake wins; the older endpoint is closed with the pending ones
+        p.hello = h;
+        PeerChallenge c = challenge;
+        if (c == null) {
+            candidate(p);
+            return;
         }
-        accepting = from;
-        acceptingHello = h;
+        if (!h.authenticates()) {
+            refuse(p, LinkStatus.Refusal.AUTHENTICATION, "this receiver requires authentication and the sender offers none: "
+                    + "give the sender of channel '" + local.name() + "' the receiver's secret (seqlink.ucx.senders."
+                    + local.name() + ".secret or secret-file; BridgeSettings.withSecret)");
+            return;
+        }
+        byte[] nonce = PeerChallenge.newNonce();
+        p.nonce = nonce;
+        replies.send(p.endpoint, new Handshake.Challenge(nonce,
+                c.proof(PeerChallenge.Role.RESPONDER, local.name(), h.epoch(), h.nonce(), nonce)));
+    }
+
+    /** The sender's answer to the challenge, inside progress: a candidate if it proves the secret. */
+    private void proof(Pending p, Handshake.Proof proof) {
+        Handshake.Hello h = p.hello;
+        byte[] nonce = p.nonce;
+        PeerChallenge c = challenge;
+        if (h == null || nonce == null || c == null || p.proven) {
+            throw new MalformedMessageException("a PROOF that answers no challenge");
+        }
+        if (proof.connection() != h.connection()) {
+            throw new MalformedMessageException("a PROOF for connection " + proof.connection() + " on connection " + h.connection());
+        }
+        if (!c.verify(proof.proof(), PeerChallenge.Role.INITIATOR, local.name(), h.epoch(), h.nonce(), nonce)) {
+            refuse(p, LinkStatus.Refusal.AUTHENTICATION, "the sender did not prove the shared secret (another secret, or a "
+                    + "replayed handshake): give both ends of channel '" + local.name() + "' the same secret");
+            return;
+        }
+        p.proven = true;
+        candidate(p);
+    }
+
+    /**
+     * An authenticated (or, without a secret, a well-formed) sender, inside progress: it becomes the one
+     * being accepted unless another sender's link is live. One sender per channel: a sender of another
+     * epoch is refused while the link's heartbeat is moving, and takes over only once the link is lost
+     * or stalled past {@code link-timeout}; the linked sender itself (its epoch) may always reconnect.
+     */
+    private void candidate(Pending p) {
+        Handshake.Hello h = Objects.requireNonNull(p.hello, "a candidate has its HELLO");
+        if (endpoint != null && status.state() == LinkState.CONNECTED && h.epoch() != intake.epoch()) {
+            refuse(p, LinkStatus.Refusal.SENDER, "a second sender of channel '" + local.name() + "' (epoch "
+                    + Long.toHexString(h.epoch()) + ") is refused: the link from " + status.peer() + " (epoch "
+                    + Long.toHexString(intake.epoch()) + ") is live; run one sender per channel");
+            return;
+        }
+        Pending before = accepting;
+        if (before != null) {
+            Handshake.Hello b = Objects.requireNonNull(before.hello, "accepting has its HELLO");
+            if (b.epoch() != h.epoch()) {
+                refuse(p, LinkStatus.Refusal.SENDER, "a second sender of channel '" + local.name() + "' (epoch "
+                        + Long.toHexString(h.epoch()) + ") is refused: the handshake of epoch " + Long.toHexString(b.epoch())
+                        + " from " + before.client + " is being accepted; run one sender per channel");
+                return;
+            }
+            before.deadlineNanos = System.nanoTime(); // the same sender connected again: its older attempt is closed
+            pending.add(before);
+        }
+        pending.remove(p);
+        accepting = p;
         acceptDeadlineNanos = System.nanoTime() + settings.connectTimeout().toNanos();
+    }
+
+    /** Refuses a waiting connection: counted, logged, answered with why; it is closed on a later pass. */
+    private void refuse(Pending p, LinkStatus.Refusal kind, String why) {
+        status.refused(kind, why + " (from " + p.client + ")");
+        log.warn("seqlink UCX channel '{}': refusing the sender at {}: {}", local.name(), p.client, why);
+        p.deadlineNanos = Math.min(p.deadlineNanos, System.nanoTime() + REFUSED_LINGER_NANOS); // the refusal reaches it first
+        p.refused = true;
+        replies.send(p.endpoint, Handshake.Welcome.refused(why));
+    }
+
+    /** The handshake being accepted: {@link #completeHandshake} runs only with one, which progress may only replace. */
+    private Pending accepted() {
+        return Objects.requireNonNull(accepting, "accepting");
     }
 
     /**
      * Takes the accepted handshake once the previous connection is closed and every receive it started
      * into the landing ring has ended, so no byte of an older connection can land after this one's.
      */
-    /** The handshake being accepted: {@link #completeHandshake} runs only with one, which progress may only replace. */
-    private Pending accepted() {
-        return Objects.requireNonNull(accepting, "accepting");
-    }
-
     private int completeHandshake(long now) {
         if (endpoint != null) {
-            lose("a new connection from the sender replaced this one");
+            lose("the sender connected again");
         }
         if (landing.drain() > 0) {
             if (now - acceptDeadlineNanos >= 0) {
                 log.warn("seqlink UCX channel '{}': receives of the lost connection did not end within {}; the sender "
                         + "will connect again", local.name(), settings.connectTimeout());
-                closeEndpoint(accepted().endpoint(), false);
+                Pending late = accepted();
                 accepting = null;
-                acceptingHello = null;
+                retire(late.endpoint);
+                closeEndpoint(late.endpoint, false);
             }
             return 0;
         }
         Pending from = accepted(); // read after lose() and drain(): a handshake during their progress replaced it
-        Handshake.Hello h = Objects.requireNonNull(acceptingHello, "set with accepting");
+        Handshake.Hello h = Objects.requireNonNull(from.hello, "accepting has its HELLO");
         accepting = null;
-        acceptingHello = null;
         generation++;
-        endpoint = from.endpoint();
+        endpoint = from.endpoint;
         connection = h.connection();
         failure = null;
         bye = 0;
@@ -257,11 +495,23 @@ public final class ReceiverLink extends LinkLoop {
         reportedReceived = -1;
         reportedConsumed = -1;
         control.clear();
-        status.connected(from.client(), epoch, now);
+        try {
+            replies.send(from.endpoint, new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, landing.window(),
+                    landing.stride()));
+        } catch (UcxException ex) {
+            // the sender gave up waiting (its connect-timeout) and closed: its next attempt is taken
+            log.info("seqlink UCX channel '{}': the connection from {} ended before its handshake completed ({})", local.name(),
+                    from.client, ex.getMessage());
+            generation++;
+            endpoint = null;
+            retire(from.endpoint);
+            closeEndpoint(from.endpoint, false);
+            return 1;
+        }
+        status.connected(from.client, epoch, now);
         status.received(received);
-        replies.send(endpoint, new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, landing.window(), landing.stride()));
-        log.info("seqlink UCX channel '{}': sender linked (epoch {}, resuming at frame {})", local.name(),
-                Long.toHexString(epoch), received + 1);
+        log.info("seqlink UCX channel '{}': sender at {} linked{} (epoch {}, resuming at frame {})", local.name(), from.client,
+                challenge != null ? ", authenticated" : " WITHOUT authentication", Long.toHexString(epoch), received + 1);
         return 1;
     }
 
@@ -307,6 +557,9 @@ public final class ReceiverLink extends LinkLoop {
         endpoint = null;
         failure = null;
         bye = 0;
+        if (ep != null) {
+            retire(ep);
+        }
         close(ep, orderly);
         if (status.state() != LinkState.FAILED) {
             status.lost(LinkState.RECONNECTING, why, true);
@@ -351,7 +604,7 @@ public final class ReceiverLink extends LinkLoop {
     }
 
     @Override
-    protected void progressFailed(UcxException ex) {
+    protected void progressFailed(RuntimeException ex) {
         if (endpoint != null && failure == null) {
             failure = "UCX failed: " + ex.getMessage();
         }
@@ -375,6 +628,7 @@ public final class ReceiverLink extends LinkLoop {
             generation++;
             UcpEndpoint ep = endpoint;
             endpoint = null;
+            retire(ep);
             close(ep, true);
         }
         return true;
@@ -385,17 +639,32 @@ public final class ReceiverLink extends LinkLoop {
         generation++;
         close(endpoint, false);
         endpoint = null;
+        List<Pending> open = new ArrayList<>(pending);
         if (accepting != null) {
-            closeEndpoint(accepting.endpoint(), false);
+            open.add(accepting);
+            accepting = null;
         }
-        pending.forEach(p -> closeEndpoint(p.endpoint(), false));
         pending.clear();
+        open.forEach(p -> closeEndpoint(p.endpoint, false));
         if (listener != null) {
             listener.close();
         }
     }
 
-    /** An accepted connection waiting for its handshake. */
-    private record Pending(UcpEndpoint endpoint, String client) {
+    /** An accepted connection waiting for its handshake; link thread only. */
+    private static final class Pending {
+        final UcpEndpoint endpoint;
+        final String client;
+        long deadlineNanos;
+        Handshake.@Nullable Hello hello;
+        byte @Nullable [] nonce;
+        boolean proven;
+        boolean refused;
+
+        Pending(UcpEndpoint endpoint, String client, long deadlineNanos) {
+            this.endpoint = endpoint;
+            this.client = client;
+            this.deadlineNanos = deadlineNanos;
+        }
     }
 }

@@ -53,6 +53,6 @@ class UcxBridgeHealthIndicatorTests {
 
     private static BridgeSnapshot snapshot(LinkState state, @Nullable String problem) {
         return new BridgeSnapshot("frames", BridgeSnapshot.Role.SEND, state, "/10.0.0.2:13337", problem, 7, 130, 110, 100, 100,
-                4096, 2, 64, true, 3100);
+                4096, 2, 64, true, 3100, BridgeSnapshot.Refusals.NONE);
     }
 }

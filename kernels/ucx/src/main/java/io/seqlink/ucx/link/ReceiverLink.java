@@ -212,6 +212,7 @@ public final class ReceiverLink extends LinkLoop {
                             failure = "endpoint error: " + message;
                         }
                     }));
+            retired.removeIf(ep::equals); // UCX reuses the handle of an endpoint closed before: this one is not retired
             pending.add(new Pending(ep, String.valueOf(client), now + settings.connectTimeout().toNanos()));
         } catch (RuntimeException ex) {
             log.warn("seqlink UCX channel '{}': accepting a connection failed: {}", local.name(), ex.toString());

@@ -123,7 +123,9 @@ public final class BridgePeer {
             BridgeSnapshot s = bridge.snapshot();
             System.out.println("STATUS state=" + s.state() + " staged=" + s.staged() + " sent=" + s.sent() + " received="
                     + s.received() + " consumed=" + s.consumed() + " reconnects=" + s.reconnects() + " resent=" + s.resent()
-                    + " epoch=" + s.epoch() + " " + extra.get() + " problem=" + String.valueOf(s.problem()).replace(' ', '_'));
+                    + " epoch=" + s.epoch() + " refusedHandshakes=" + s.refusals().handshakes() + " authFailures="
+                    + s.refusals().authFailures() + " protocolErrors=" + s.refusals().protocolErrors() + " refusedSenders="
+                    + s.refusals().senders() + " " + extra.get() + " problem=" + String.valueOf(s.problem()).replace(' ', '_'));
             stdin.join(50);
         }
         System.out.println("CLOSED " + bridge.close(Duration.ofSeconds(5)) + " " + extra.get());

@@ -53,11 +53,17 @@ final class PeerProcess implements AutoCloseable {
     }
 
     static PeerProcess start(String name, String... args) throws IOException {
+        return start(name, List.of(), BridgePeer.class, args);
+    }
+
+    /** A process running {@code main} with {@code jvmOptions} (system properties, say) and {@code args}. */
+    static PeerProcess start(String name, List<String> jvmOptions, Class<?> main, String... args) throws IOException {
         Path dir = Path.of(System.getProperty("seqlink-build.ucx-reports", "target/ucx-bench")).getParent().resolve("ucx-peers");
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-                "-cp", System.getProperty("java.class.path"), BridgePeer.class.getName()));
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("UCX_TLS", "tcp");

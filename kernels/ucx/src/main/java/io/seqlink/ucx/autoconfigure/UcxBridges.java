@@ -106,6 +106,9 @@ public final class UcxBridges implements SmartLifecycle {
             } catch (IllegalArgumentException ex) {
                 v.add(new Violation(prefix + "secret", String.valueOf(ex.getMessage()), "give a secret of at least "
                         + SharedSecret.MIN_BYTES + " bytes in " + prefix + "secret or a readable " + prefix + "secret-file"));
+                if (end instanceof UcxBridgeProperties.Receiver r) { // the listen address's problems all the same
+                    v.addAll(new BridgeSecurity(null, true, List.of(), r.allowWildcard()).validate(prefix, parsed));
+                }
             }
             if (end instanceof UcxBridgeProperties.Sender s) {
                 runtime.channel(name).filter(ch -> !ch.consumerDevices().contains(s.consumerDevice())).ifPresent(ch -> v.add(

@@ -157,6 +157,49 @@ class UcxBridgeAutoConfigurationTests {
         });
     }
 
+    @Test
+    void aReceiverWithoutASecretFailsStartupNamingThePropertyAndTheFix() {
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(configurationFailure(context.getStartupFailure()).getMessage()).contains(
+                    "seqlink.ucx.receivers.frames.secret", "secret-file", "allow-unauthenticated: true", "openssl rand");
+        });
+    }
+
+    @Test
+    void aSenderWithoutASecretFailsStartupLikewise() {
+        runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                "seqlink.ucx.senders.frames.peer=10.0.0.2:13337", "seqlink.ucx.senders.frames.consumer-device=2").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(configurationFailure(context.getStartupFailure()).getMessage()).contains(
+                            "seqlink.ucx.senders.frames.secret", "allow-unauthenticated");
+                });
+    }
+
+    @Test
+    void aShortSecretAndAWildcardListenAddressFailStartupNamingTheirProperties() {
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=0.0.0.0:13337", "seqlink.ucx.receivers.frames.secret=short")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    String message = configurationFailure(context.getStartupFailure()).getMessage();
+                    assertThat(message).contains("seqlink.ucx.receivers.frames.secret", "fewer than 16")
+                            .doesNotContain("=short").doesNotContain(" short");
+                    assertThat(message).contains("seqlink.ucx.receivers.frames.listen", "allow-wildcard: true", "10.0.0.2:13337");
+                });
+    }
+
+    @Test
+    void anExplicitOptOutStartsAReceiverWithoutASecretAndTheSecretNeverShowsInTheProperties() {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0",
+                "seqlink.ucx.receivers.frames.allow-unauthenticated=true").run(context -> assertThat(context).hasNotFailed());
+        runner.withPropertyValues(RX_SECRET, "seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(UcxBridgeProperties.class).toString()).doesNotContain("autoconfigure-test-secret")
+                    .contains("secret=redacted");
+        });
+    }
+
     private static void offer(PublishChannel frames, int from, int to) {
         for (int i = from; i <= to; i++) {
             byte[] payload = { (byte) i, (byte) (i >> 8) };

@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
  * The process's UCX context and the bridges opened on it. Spring-free:
  *
  * <pre>{@code
+ * BridgeSettings settings = BridgeSettings.defaults().withSecret(SharedSecret.fromFile(Path.of("/etc/seqlink/frames.key"),
+ *         "the frames bridge's secret"));
  * try (UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
- *     SendingBridge out = ucx.openSender(frames, 1, new InetSocketAddress("10.0.0.2", 13337), BridgeSettings.defaults());
+ *     SendingBridge out = ucx.openSender(frames, 1, new InetSocketAddress("10.0.0.2", 13337), settings);
  *     ...
  * }
  * }</pre>

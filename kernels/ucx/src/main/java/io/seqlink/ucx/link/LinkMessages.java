@@ -9,8 +9,9 @@ import org.openucx.jucx.ucp.UcpEndpoint;
 /**
  * The active messages of a connected link, after the {@link Handshake}. Every header is four
  * little-endian words, the first the connection number the sender chose for this connection (in its
- * HELLO): a message of an older connection is ignored, so nothing of a closed endpoint ever touches
- * the state of the next one.
+ * HELLO). The sender's messages carry UCX's reply endpoint: the receiver takes them only from the
+ * endpoint that completed the handshake, with its connection number, so nothing of a closed endpoint
+ * ever touches the state of the next one, and nothing of another endpoint touches the link at all.
  *
  * <pre>
  *  id       direction            header words 1..3                  data

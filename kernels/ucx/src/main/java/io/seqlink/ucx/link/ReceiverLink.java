@@ -452,7 +452,11 @@ public final class ReceiverLink extends LinkLoop {
         log.warn("seqlink UCX channel '{}': refusing the sender at {}: {}", local.name(), p.client, why);
         p.deadlineNanos = Math.min(p.deadlineNanos, System.nanoTime() + REFUSED_LINGER_NANOS); // the refusal reaches it first
         p.refused = true;
-        replies.send(p.endpoint, Handshake.Welcome.refused(why));
+        try {
+            replies.send(p.endpoint, Handshake.Welcome.refused(why));
+        } catch (UcxException ex) {
+            log.debug("seqlink UCX channel '{}': the refusal did not reach {}: {}", local.name(), p.client, ex.getMessage());
+        }
     }
 
     /** The handshake being accepted: {@link #completeHandshake} runs only with one, which progress may only replace. */
@@ -466,7 +470,9 @@ public final class ReceiverLink extends LinkLoop {
      */
     private int completeHandshake(long now) {
         if (endpoint != null) {
-            lose("the sender connected again");
+            Handshake.Hello next = accepted().hello;
+            lose(next != null && next.epoch() != intake.epoch() ? "another sender (epoch " + Long.toHexString(next.epoch())
+                    + ") took over the link, whose heartbeat had stopped" : "the sender connected again");
         }
         if (landing.drain() > 0) {
             if (now - acceptDeadlineNanos >= 0) {

@@ -120,7 +120,7 @@ public final class HostilePeer {
         for (Object[] m : before) {
             connect();
             send((Integer) m[1], (ByteBuffer) m[2], (ByteBuffer) m[3], true);
-            awaitQuietly(() -> error != null, 300);
+            awaitQuietly(() -> error != null, 100);
             System.out.println("RESULT before " + m[0] + " dropped=" + (error != null));
         }
         List<Object[]> after = new ArrayList<>();

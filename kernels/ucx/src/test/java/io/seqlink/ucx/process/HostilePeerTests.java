@@ -45,7 +45,7 @@ class HostilePeerTests {
                 hostile.awaitLine("DONE", START);
             }
             receiver.awaitStatus(s -> number(s, "authFailures") >= 1, START, "the receiver counting the failed proof");
-            streamExactlyOnce(receiver, port, 20_000, "wrong-secret-sender-2");
+            streamExactlyOnce(receiver, port, 5_000, "wrong-secret-sender-2");
             assertThat(receiver.linesContaining("did not prove the shared secret")).isNotEmpty();
             assertThat(receiver.linesContaining("state=FAILED")).isEmpty();
         }
@@ -81,7 +81,7 @@ class HostilePeerTests {
             receiver.awaitStatus(s -> number(s, "protocolErrors") >= 12 + 19, START, "the malformed messages counted");
             assertThat(receiver.linesContaining("state=FAILED")).isEmpty();
             assertThat(number(receiver.status(), "count")).isZero();
-            streamExactlyOnce(receiver, port, 20_000, "garbage-sender");
+            streamExactlyOnce(receiver, port, 5_000, "garbage-sender");
         }
     }
 
@@ -97,7 +97,7 @@ class HostilePeerTests {
             assertThat(receiver.awaitLineContaining("arrived malformed", START)).contains("lost");
             receiver.awaitStatus(s -> number(s, "protocolErrors") >= 1, START, "the protocol error counted");
             assertThat(number(receiver.status(), "count")).isZero();
-            streamExactlyOnce(receiver, port, 20_000, "overflow-sender");
+            streamExactlyOnce(receiver, port, 5_000, "overflow-sender");
         }
     }
 
@@ -128,7 +128,7 @@ class HostilePeerTests {
 
     @Test
     void aSecondSenderOfTheChannelIsRefusedAndTheFirstGoesOnUntouched() throws Exception {
-        long frames = 30_000;
+        long frames = 20_000;
         Map<String, String> got;
         try (PeerProcess receiver = PeerProcess.start("two-senders-receiver", "receive", "0", "512")) {
             int port = port(receiver);

@@ -68,4 +68,41 @@ class BridgeSecurityTests {
             tx.close(java.time.Duration.ofMillis(100));
         }
     }
+
+    @Test
+    void aSenderWithoutASecretIsRefusedByAReceiverThatRequiresOneAndTheRefusalNamesTheSetting() throws Exception {
+        UcxAvailable.assumeUcx();
+        try (InProcessRig rig = new InProcessRig()) {
+            PublishChannel out = rig.sending.openChannel(SPEC);
+            PublishChannel in = rig.receiving.openChannel(SPEC);
+            rig.receiving.start();
+            ReceivingBridge rx = rig.ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0),
+                    InProcessRig.authenticated(BridgeSettings.defaults()));
+            SendingBridge tx = rig.ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults().allowingUnauthenticated());
+            rig.sending.start();
+            InProcessRig.awaitThat(() -> tx.state() == LinkState.REFUSED, "the sender refused");
+            assertThat(tx.snapshot().problem()).contains("requires authentication", "seqlink.ucx.senders.frames.secret",
+                    "BridgeSettings.withSecret");
+            assertThat(rx.snapshot().refusals().authFailures()).isPositive();
+            tx.close(java.time.Duration.ofMillis(100));
+        }
+    }
+
+    @Test
+    void aSenderWithASecretRefusesAReceiverThatAcceptsWithoutChallenging() throws Exception {
+        UcxAvailable.assumeUcx();
+        try (InProcessRig rig = new InProcessRig()) {
+            PublishChannel out = rig.sending.openChannel(SPEC);
+            PublishChannel in = rig.receiving.openChannel(SPEC);
+            rig.receiving.start();
+            ReceivingBridge rx = rig.ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0),
+                    BridgeSettings.defaults().allowingUnauthenticated());
+            SendingBridge tx = rig.ucx.openSender(out, 1, rx.boundAddress(), InProcessRig.authenticated(BridgeSettings.defaults()));
+            rig.sending.start();
+            InProcessRig.awaitThat(() -> tx.state() == LinkState.REFUSED, "the sender refusing the receiver");
+            assertThat(tx.snapshot().problem()).contains("without authenticating");
+            assertThat(tx.snapshot().refusals().authFailures()).isPositive();
+            tx.close(java.time.Duration.ofMillis(100));
+        }
+    }
 }

@@ -178,6 +178,35 @@ class HostilePeerTests {
         }
     }
 
+    @Test
+    void aNewSenderTakesOverOnlyOnceTheLinkIsStalledPastTheLinkTimeoutAndItsFramesArriveExactlyOnce() throws Exception {
+        try (PeerProcess receiver = PeerProcess.start("takeover-receiver", "receive", "0", "512")) {
+            int port = port(receiver);
+            try (PeerProcess first = PeerProcess.start("takeover-first", "send", "127.0.0.1:" + port, "512", "1000000", "1")) {
+                receiver.awaitStatus(s -> number(s, "count") >= 5_000, START, "5,000 frames from the first sender");
+                first.signal("STOP"); // its heartbeat stops; the link is declared dead only past link-timeout
+                long base = 1_000_000_000L;
+                try (PeerProcess second = PeerProcess.start("takeover-second", "send", "127.0.0.1:" + port, "512", "5000",
+                        "" + base)) {
+                    receiver.awaitStatus(s -> number(s, "lastId") == base + 4_999, LONG, "the new sender's frames");
+                    second.awaitStatus(s -> number(s, "consumed") == 5_000, Duration.ofSeconds(10), "every frame confirmed");
+                    assertThat(receiver.linesContaining("took over the link, whose heartbeat had stopped")).hasSize(1);
+                    first.signal("CONT"); // back, it finds the channel linked to another sender: refused
+                    first.awaitStatus(s -> "REFUSED".equals(s.get("state")), START, "the first sender refused once back");
+                    second.stop(Duration.ofSeconds(10));
+                }
+                first.kill();
+            }
+            Map<String, String> got = receiver.status();
+            assertThat(number(got, "epochs")).isEqualTo(2);
+            assertThat(number(got, "epochFirstId")).isEqualTo(1_000_000_000L);
+            assertThat(number(got, "duplicates")).isZero();
+            assertThat(number(got, "gaps")).isZero();
+            assertThat(number(got, "corrupt")).isZero();
+            assertThat(receiver.linesContaining("state=FAILED")).isEmpty();
+        }
+    }
+
     /** A legitimate sender (the right secret) carries {@code frames} frames to {@code receiver}; each arrives once. */
     private static void streamExactlyOnce(PeerProcess receiver, int port, long frames, String name) throws Exception {
         long before = number(receiver.status(), "count");

@@ -59,6 +59,7 @@ public final class ReceiverLink extends LinkLoop {
     /** Endpoints closed lately: a message still arriving on one is dropped quietly (it is no protocol error). */
     private final ArrayDeque<UcpEndpoint> retired = new ArrayDeque<>();
     private final HandshakeReplies replies = new HandshakeReplies();
+    private final RefusalLog refusals;
     private @Nullable Pending accepting;
     private long acceptDeadlineNanos;
     private @Nullable UcpEndpoint endpoint;
@@ -81,6 +82,7 @@ public final class ReceiverLink extends LinkLoop {
         this.slotBytes = local.spec().slotBytes();
         this.landing = new LandingRing(landing, settings.window(), slotBytes);
         this.intake = new FrameIntake(local, this.landing, origins, status);
+        this.refusals = new RefusalLog(log, local.name());
         this.stallMessage = "the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)";
         SharedSecret secret = settings.security().secret();
         this.challenge = secret == null ? null : new PeerChallenge(secret);
@@ -221,7 +223,7 @@ public final class ReceiverLink extends LinkLoop {
 
     private void reject(UcpConnectionRequest request, String why) {
         status.refused(LinkStatus.Refusal.HANDSHAKE, why);
-        log.warn("seqlink UCX channel '{}': refusing {}", local.name(), why);
+        refusals.refused("refusing " + why);
         try {
             request.reject();
         } catch (RuntimeException ex) {
@@ -325,7 +327,7 @@ public final class ReceiverLink extends LinkLoop {
         String what = (why instanceof MalformedMessageException ? "" : "handling it failed: ") + why.getMessage();
         String source = from == null ? "an unnamed endpoint" : clientOf(from);
         status.refused(LinkStatus.Refusal.PROTOCOL, "message " + id + " from " + source + ": " + what);
-        log.warn("seqlink UCX channel '{}': refusing a message (id {}) from {}: {}", local.name(), id, source, what);
+        refusals.refused("refusing a message (id " + id + ") from " + source + ": " + what);
         if (from == null) {
             return;
         }
@@ -449,7 +451,7 @@ public final class ReceiverLink extends LinkLoop {
     /** Refuses a waiting connection: counted, logged, answered with why; it is closed on a later pass. */
     private void refuse(Pending p, LinkStatus.Refusal kind, String why) {
         status.refused(kind, why + " (from " + p.client + ")");
-        log.warn("seqlink UCX channel '{}': refusing the sender at {}: {}", local.name(), p.client, why);
+        refusals.refused("refusing the sender at " + p.client + ": " + why);
         p.deadlineNanos = Math.min(p.deadlineNanos, System.nanoTime() + REFUSED_LINGER_NANOS); // the refusal reaches it first
         p.refused = true;
         try {

@@ -1,16 +1,11 @@
 package io.seqlink.ucx.link;
 
 import io.seqlink.channel.PublishChannel;
-import io.seqlink.security.PeerChallenge;
-import io.seqlink.security.SharedSecret;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.LinkState;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
@@ -26,7 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The receiving end of a link, on its link thread: listens, takes the sender's handshake, lands
+ * The receiving end of a link, on its link thread: listens, lets its {@link SenderAdmission} decide
+ * which connection's sender links (handshake, authentication, one sender per channel), takes link
+ * messages only from the endpoint that linked, lands
  * {@link LinkMessages#FRAMES} batches in its {@link LandingRing} and moves landed frames, in link
  * sequence order, into the local channel (claim, copy, commit; one publish per pass). Its STATUS
  * (received, consumed, heartbeat) goes back whenever it moved, and at every heartbeat. "Consumed" is
@@ -36,10 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class ReceiverLink extends LinkLoop {
 
     private static final Logger log = LoggerFactory.getLogger(ReceiverLink.class);
-    /** Connections waiting for their handshake at most; more are rejected until some finish. */
-    static final int MAX_PENDING = 16;
-    private static final int MAX_RETIRED = 64;
-    private static final long REFUSED_LINGER_NANOS = 200_000_000L;
 
     private final PublishChannel local;
     private final InetSocketAddress listenAddress;
@@ -50,18 +43,12 @@ public final class ReceiverLink extends LinkLoop {
     private final String stallMessage;
     private volatile @Nullable InetSocketAddress bound;
 
-    private final @Nullable PeerChallenge challenge;
+    private final SenderAdmission admission;
 
     // link thread only
     private @Nullable UcpListener listener;
     private final ArrayDeque<UcpConnectionRequest> requests = new ArrayDeque<>();
-    private final List<Pending> pending = new ArrayList<>();
-    /** Endpoints closed lately: a message still arriving on one is dropped quietly (it is no protocol error). */
-    private final ArrayDeque<UcpEndpoint> retired = new ArrayDeque<>();
     private final HandshakeReplies replies = new HandshakeReplies();
-    private final RefusalLog refusals;
-    private @Nullable Pending accepting;
-    private long acceptDeadlineNanos;
     private @Nullable UcpEndpoint endpoint;
     private long connection;
     private @Nullable String failure;
@@ -82,15 +69,9 @@ public final class ReceiverLink extends LinkLoop {
         this.slotBytes = local.spec().slotBytes();
         this.landing = new LandingRing(landing, settings.window(), slotBytes);
         this.intake = new FrameIntake(local, this.landing, origins, status);
-        this.refusals = new RefusalLog(log, local.name());
         this.stallMessage = "the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)";
-        SharedSecret secret = settings.security().secret();
-        this.challenge = secret == null ? null : new PeerChallenge(secret);
-        if (challenge != null) {
-            // the JDK's first MAC takes a while (provider look-up): once here, not in a sender's connect-timeout
-            challenge.proof(PeerChallenge.Role.RESPONDER, local.name(), 1, PeerChallenge.newNonce(), PeerChallenge.newNonce());
-        }
-        if (challenge == null) {
+        this.admission = new SenderAdmission(local.name(), slotBytes, settings, status, replies, log);
+        if (!admission.authenticates()) {
             log.warn("seqlink UCX channel '{}': the receiver on {} takes senders WITHOUT authentication (allow-unauthenticated): "
                     + "anyone who reaches the address can publish into the channel", local.name(), listenAddress);
         }
@@ -104,15 +85,15 @@ public final class ReceiverLink extends LinkLoop {
     @Override
     protected void open(UcpWorker w) {
         w.setAmRecvHandler(Handshake.HELLO_ID, guard(Handshake.HELLO_ID, (headerAddress, headerSize, data, replyEp) -> {
-            Pending p = waiting(Handshake.HELLO_ID, replyEp);
+            SenderAdmission.Pending p = admission.waiting(Handshake.HELLO_ID, replyEp, endpoint);
             if (p != null) {
-                hello(p, Handshake.decodeHello(body(data, "HELLO")));
+                admission.hello(p, Handshake.decodeHello(body(data, "HELLO")), liveEpoch());
             }
         }));
         w.setAmRecvHandler(Handshake.PROOF_ID, guard(Handshake.PROOF_ID, (headerAddress, headerSize, data, replyEp) -> {
-            Pending p = waiting(Handshake.PROOF_ID, replyEp);
+            SenderAdmission.Pending p = admission.waiting(Handshake.PROOF_ID, replyEp, endpoint);
             if (p != null) {
-                proof(p, Handshake.decodeProof(body(data, "PROOF")));
+                admission.proof(p, Handshake.decodeProof(body(data, "PROOF")), liveEpoch());
             }
         }));
         w.setAmRecvHandler(LinkMessages.FRAMES, guard(LinkMessages.FRAMES, (headerAddress, headerSize, data, replyEp) -> {
@@ -160,11 +141,14 @@ public final class ReceiverLink extends LinkLoop {
             accept(request, now);
             work++;
         }
-        if (!pending.isEmpty()) {
-            work += closeExpired(now);
+        if (admission.hasPending()) {
+            for (UcpEndpoint ep : admission.expired(now)) {
+                closeEndpoint(ep, false); // progresses the worker: the admission forgot these first
+                work++;
+            }
         }
         replies.prune();
-        if (accepting != null) {
+        if (admission.accepted() != null) {
             work += completeHandshake(now);
         }
         if (endpoint == null) {
@@ -198,12 +182,12 @@ public final class ReceiverLink extends LinkLoop {
 
     private void accept(UcpConnectionRequest request, long now) {
         InetSocketAddress client = request.getClientAddress();
-        if (!settings.security().allows(client == null ? null : client.getAddress())) {
-            reject(request, "a connection from " + client + ", which is not in allowed-peers");
-            return;
-        }
-        if (pending.size() >= MAX_PENDING) {
-            reject(request, "a connection from " + client + ": " + MAX_PENDING + " connections are waiting for their handshake");
+        if (admission.rejection(client) != null) {
+            try {
+                request.reject();
+            } catch (RuntimeException ex) {
+                log.debug("seqlink UCX channel '{}': rejecting a connection failed: {}", local.name(), ex.toString());
+            }
             return;
         }
         try {
@@ -214,50 +198,15 @@ public final class ReceiverLink extends LinkLoop {
                             failure = "endpoint error: " + message;
                         }
                     }));
-            retired.removeIf(ep::equals); // UCX reuses the handle of an endpoint closed before: this one is not retired
-            pending.add(new Pending(ep, String.valueOf(client), now + settings.connectTimeout().toNanos()));
+            admission.admit(ep, String.valueOf(client), now);
         } catch (RuntimeException ex) {
             log.warn("seqlink UCX channel '{}': accepting a connection failed: {}", local.name(), ex.toString());
         }
     }
 
-    private void reject(UcpConnectionRequest request, String why) {
-        status.refused(LinkStatus.Refusal.HANDSHAKE, why);
-        refusals.refused("refusing " + why);
-        try {
-            request.reject();
-        } catch (RuntimeException ex) {
-            log.debug("seqlink UCX channel '{}': rejecting a connection failed: {}", local.name(), ex.toString());
-        }
-    }
-
-    /** Closes the connections whose handshake did not finish in time, and those refused. */
-    private int closeExpired(long now) {
-        List<Pending> expired = null;
-        for (Pending p : pending) {
-            if (now - p.deadlineNanos >= 0) {
-                if (expired == null) {
-                    expired = new ArrayList<>();
-                }
-                expired.add(p);
-            }
-        }
-        if (expired == null) {
-            return 0;
-        }
-        pending.removeAll(expired); // before closing: the closes progress the worker, whose callbacks read the list
-        for (Pending p : expired) {
-            retire(p.endpoint);
-            closeEndpoint(p.endpoint, false);
-        }
-        return expired.size();
-    }
-
-    private void retire(UcpEndpoint ep) {
-        retired.addLast(ep);
-        if (retired.size() > MAX_RETIRED) {
-            retired.removeFirst();
-        }
+    /** The epoch of the sender whose link is live (connected, its heartbeat moving), or 0 when none is. */
+    private long liveEpoch() {
+        return endpoint != null && status.state() == LinkState.CONNECTED ? intake.epoch() : 0;
     }
 
     /** The data of a handshake message, which is eager (a few dozen bytes) or malformed. */
@@ -266,28 +215,6 @@ public final class ReceiverLink extends LinkLoop {
             throw new MalformedMessageException("a " + what + " of " + data.getLength() + " B sent by rendezvous");
         }
         return UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength());
-    }
-
-    /**
-     * The connection waiting for its handshake that {@code replyEp} belongs to; else null, the message
-     * refused: from the linked endpoint (a handshake message mid-link drops the link) or from none known.
-     */
-    private @Nullable Pending waiting(int id, @Nullable UcpEndpoint replyEp) {
-        for (Pending p : pending) {
-            if (p.endpoint.equals(replyEp)) {
-                return p.refused ? null : p; // a refused one is answered already and closed soon
-            }
-        }
-        if (accepting != null && accepting.endpoint.equals(replyEp)) {
-            throw new MalformedMessageException("a handshake message (id " + id + ") after the handshake");
-        }
-        if (replyEp != null && replyEp.equals(endpoint)) {
-            throw new MalformedMessageException("a handshake message (id " + id + ") on the linked connection");
-        }
-        if (!isRetired(replyEp)) {
-            throw new MalformedMessageException("a handshake message (id " + id + ") from an endpoint not waiting for one");
-        }
-        return null;
     }
 
     /**
@@ -307,27 +234,19 @@ public final class ReceiverLink extends LinkLoop {
         if (replyEp == null) {
             throw new MalformedMessageException("a link message (id " + id + ") that names no endpoint");
         }
-        if (isRetired(replyEp)) {
+        if (admission.isRetired(replyEp)) {
             return false; // sent before its connection closed
         }
         throw new MalformedMessageException("a link message (id " + id + ") from an endpoint that is not linked");
     }
 
-    private boolean isRetired(@Nullable UcpEndpoint ep) {
-        for (UcpEndpoint r : retired) {
-            if (r.equals(ep)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     @Override
     protected void refuseMessage(int id, @Nullable UcpEndpoint from, RuntimeException why) {
         String what = (why instanceof MalformedMessageException ? "" : "handling it failed: ") + why.getMessage();
-        String source = from == null ? "an unnamed endpoint" : clientOf(from);
-        status.refused(LinkStatus.Refusal.PROTOCOL, "message " + id + " from " + source + ": " + what);
-        refusals.refused("refusing a message (id " + id + ") from " + source + ": " + what);
+        String client = from == null ? null : admission.clientOf(from);
+        String source = from == null ? "an unnamed endpoint" : client != null ? client
+                : from.equals(endpoint) ? status.peer() : "an endpoint not known";
+        admission.refusedMessage(id, source, what);
         if (from == null) {
             return;
         }
@@ -337,28 +256,7 @@ public final class ReceiverLink extends LinkLoop {
             }
             return;
         }
-        for (Pending p : pending) {
-            if (p.endpoint.equals(from)) {
-                p.deadlineNanos = System.nanoTime(); // closed on the next pass, outside progress
-            }
-        }
-        if (accepting != null && accepting.endpoint.equals(from)) {
-            accepting.deadlineNanos = System.nanoTime();
-            pending.add(accepting);
-            accepting = null;
-        }
-    }
-
-    private String clientOf(UcpEndpoint ep) {
-        for (Pending p : pending) {
-            if (p.endpoint.equals(ep)) {
-                return p.client;
-            }
-        }
-        if (accepting != null && accepting.endpoint.equals(ep)) {
-            return accepting.client;
-        }
-        return ep.equals(endpoint) ? status.peer() : "an endpoint not known";
+        admission.drop(from);
     }
 
     /** A protocol error on the linked connection, found inside progress: counted; the link is dropped on the next pass. */
@@ -369,129 +267,36 @@ public final class ReceiverLink extends LinkLoop {
         }
     }
 
-    /** A sender's HELLO, inside progress: checked; then challenged, or (without a secret) a candidate at once. */
-    private void hello(Pending p, Handshake.Hello h) {
-        if (p.hello != null) {
-            throw new MalformedMessageException("a second HELLO on one connection");
-        }
-        String refusal = refusal(h);
-        if (refusal != null) {
-            refuse(p, LinkStatus.Refusal.HANDSHAKE, refusal);
-            return;
-        }
-        p.hello = h;
-        PeerChallenge c = challenge;
-        if (c == null) {
-            candidate(p);
-            return;
-        }
-        if (!h.authenticates()) {
-            refuse(p, LinkStatus.Refusal.AUTHENTICATION, "this receiver requires authentication and the sender offers none: "
-                    + "give the sender of channel '" + local.name() + "' the receiver's secret (seqlink.ucx.senders."
-                    + local.name() + ".secret or secret-file; BridgeSettings.withSecret)");
-            return;
-        }
-        byte[] nonce = PeerChallenge.newNonce();
-        p.nonce = nonce;
-        replies.send(p.endpoint, new Handshake.Challenge(nonce,
-                c.proof(PeerChallenge.Role.RESPONDER, local.name(), h.epoch(), h.nonce(), nonce)));
-    }
-
-    /** The sender's answer to the challenge, inside progress: a candidate if it proves the secret. */
-    private void proof(Pending p, Handshake.Proof proof) {
-        Handshake.Hello h = p.hello;
-        byte[] nonce = p.nonce;
-        PeerChallenge c = challenge;
-        if (h == null || nonce == null || c == null || p.proven) {
-            throw new MalformedMessageException("a PROOF that answers no challenge");
-        }
-        if (proof.connection() != h.connection()) {
-            throw new MalformedMessageException("a PROOF for connection " + proof.connection() + " on connection " + h.connection());
-        }
-        if (!c.verify(proof.proof(), PeerChallenge.Role.INITIATOR, local.name(), h.epoch(), h.nonce(), nonce)) {
-            refuse(p, LinkStatus.Refusal.AUTHENTICATION, "the sender did not prove the shared secret (another secret, or a "
-                    + "replayed handshake): give both ends of channel '" + local.name() + "' the same secret");
-            return;
-        }
-        p.proven = true;
-        candidate(p);
-    }
-
-    /**
-     * An authenticated (or, without a secret, a well-formed) sender, inside progress: it becomes the one
-     * being accepted unless another sender's link is live. One sender per channel: a sender of another
-     * epoch is refused while the link's heartbeat is moving, and takes over only once the link is lost
-     * or stalled past {@code link-timeout}; the linked sender itself (its epoch) may always reconnect.
-     */
-    private void candidate(Pending p) {
-        Handshake.Hello h = Objects.requireNonNull(p.hello, "a candidate has its HELLO");
-        if (endpoint != null && status.state() == LinkState.CONNECTED && h.epoch() != intake.epoch()) {
-            refuse(p, LinkStatus.Refusal.SENDER, "a second sender of channel '" + local.name() + "' (epoch "
-                    + Long.toHexString(h.epoch()) + ") is refused: the link from " + status.peer() + " (epoch "
-                    + Long.toHexString(intake.epoch()) + ") is live; run one sender per channel");
-            return;
-        }
-        Pending before = accepting;
-        if (before != null) {
-            Handshake.Hello b = Objects.requireNonNull(before.hello, "accepting has its HELLO");
-            if (b.epoch() != h.epoch()) {
-                refuse(p, LinkStatus.Refusal.SENDER, "a second sender of channel '" + local.name() + "' (epoch "
-                        + Long.toHexString(h.epoch()) + ") is refused: the handshake of epoch " + Long.toHexString(b.epoch())
-                        + " from " + before.client + " is being accepted; run one sender per channel");
-                return;
-            }
-            before.deadlineNanos = System.nanoTime(); // the same sender connected again: its older attempt is closed
-            pending.add(before);
-        }
-        pending.remove(p);
-        accepting = p;
-        acceptDeadlineNanos = System.nanoTime() + settings.connectTimeout().toNanos();
-    }
-
-    /** Refuses a waiting connection: counted, logged, answered with why; it is closed on a later pass. */
-    private void refuse(Pending p, LinkStatus.Refusal kind, String why) {
-        status.refused(kind, why + " (from " + p.client + ")");
-        refusals.refused("refusing the sender at " + p.client + ": " + why);
-        p.deadlineNanos = Math.min(p.deadlineNanos, System.nanoTime() + REFUSED_LINGER_NANOS); // the refusal reaches it first
-        p.refused = true;
-        try {
-            replies.send(p.endpoint, Handshake.Welcome.refused(why));
-        } catch (UcxException ex) {
-            log.debug("seqlink UCX channel '{}': the refusal did not reach {}: {}", local.name(), p.client, ex.getMessage());
-        }
-    }
-
-    /** The handshake being accepted: {@link #completeHandshake} runs only with one, which progress may only replace. */
-    private Pending accepted() {
-        return Objects.requireNonNull(accepting, "accepting");
-    }
-
     /**
      * Takes the accepted handshake once the previous connection is closed and every receive it started
      * into the landing ring has ended, so no byte of an older connection can land after this one's.
      */
     private int completeHandshake(long now) {
         if (endpoint != null) {
-            Handshake.Hello next = accepted().hello;
-            lose(next != null && next.epoch() != intake.epoch() ? "another sender (epoch " + Long.toHexString(next.epoch())
-                    + ") took over the link, whose heartbeat had stopped" : "the sender connected again");
+            SenderAdmission.Accepted next = admission.accepted();
+            lose(next != null && next.hello().epoch() != intake.epoch() ? "another sender (epoch "
+                    + Long.toHexString(next.hello().epoch()) + ") took over the link, whose heartbeat had stopped"
+                    : "the sender connected again");
         }
         if (landing.drain() > 0) {
-            if (now - acceptDeadlineNanos >= 0) {
+            SenderAdmission.Accepted late = admission.accepted();
+            if (late != null && now - admission.acceptDeadlineNanos() >= 0) {
                 log.warn("seqlink UCX channel '{}': receives of the lost connection did not end within {}; the sender "
                         + "will connect again", local.name(), settings.connectTimeout());
-                Pending late = accepted();
-                accepting = null;
-                retire(late.endpoint);
-                closeEndpoint(late.endpoint, false);
+                admission.taken();
+                admission.retire(late.endpoint());
+                closeEndpoint(late.endpoint(), false);
             }
             return 0;
         }
-        Pending from = accepted(); // read after lose() and drain(): a handshake during their progress replaced it
-        Handshake.Hello h = Objects.requireNonNull(from.hello, "accepting has its HELLO");
-        accepting = null;
+        SenderAdmission.Accepted from = admission.accepted(); // read after lose() and drain(): their progress may replace it
+        if (from == null) {
+            return 0; // dropped during that progress (a protocol error on it)
+        }
+        Handshake.Hello h = from.hello();
+        admission.taken();
         generation++;
-        endpoint = from.endpoint;
+        endpoint = from.endpoint();
         connection = h.connection();
         failure = null;
         bye = 0;
@@ -505,35 +310,23 @@ public final class ReceiverLink extends LinkLoop {
         reportedConsumed = -1;
         control.clear();
         try {
-            replies.send(from.endpoint, new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, landing.window(),
+            replies.send(from.endpoint(), new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, landing.window(),
                     landing.stride()));
         } catch (UcxException ex) {
             // the sender gave up waiting (its connect-timeout) and closed: its next attempt is taken
             log.info("seqlink UCX channel '{}': the connection from {} ended before its handshake completed ({})", local.name(),
-                    from.client, ex.getMessage());
+                    from.client(), ex.getMessage());
             generation++;
             endpoint = null;
-            retire(from.endpoint);
-            closeEndpoint(from.endpoint, false);
+            admission.retire(from.endpoint());
+            closeEndpoint(from.endpoint(), false);
             return 1;
         }
-        status.connected(from.client, epoch, now);
+        status.connected(from.client(), epoch, now);
         status.received(received);
-        log.info("seqlink UCX channel '{}': sender at {} linked{} (epoch {}, resuming at frame {})", local.name(), from.client,
-                challenge != null ? ", authenticated" : " WITHOUT authentication", Long.toHexString(epoch), received + 1);
+        log.info("seqlink UCX channel '{}': sender at {} linked{} (epoch {}, resuming at frame {})", local.name(), from.client(),
+                admission.authenticates() ? ", authenticated" : " WITHOUT authentication", Long.toHexString(epoch), received + 1);
         return 1;
-    }
-
-    private @Nullable String refusal(Handshake.Hello h) {
-        if (!h.channel().equals(local.name())) {
-            return "this receiver carries channel '" + local.name() + "', the sender sends '" + h.channel()
-                    + "': point the sender at the receiver of its channel";
-        }
-        if (h.slotBytes() > slotBytes) {
-            return "the sender's frames are up to " + h.slotBytes() + " B, channel '" + local.name() + "' here has slots of "
-                    + slotBytes + " B: raise slot-size of the receiving channel to at least " + h.slotBytes() + " B";
-        }
-        return null;
     }
 
     /** Sends the STATUS back on the connection's endpoint {@code ep} when it moved, or at a heartbeat. */
@@ -567,7 +360,7 @@ public final class ReceiverLink extends LinkLoop {
         failure = null;
         bye = 0;
         if (ep != null) {
-            retire(ep);
+            admission.retire(ep);
         }
         close(ep, orderly);
         if (status.state() != LinkState.FAILED) {
@@ -637,7 +430,7 @@ public final class ReceiverLink extends LinkLoop {
             generation++;
             UcpEndpoint ep = endpoint;
             endpoint = null;
-            retire(ep);
+            admission.retire(ep);
             close(ep, true);
         }
         return true;
@@ -648,32 +441,9 @@ public final class ReceiverLink extends LinkLoop {
         generation++;
         close(endpoint, false);
         endpoint = null;
-        List<Pending> open = new ArrayList<>(pending);
-        if (accepting != null) {
-            open.add(accepting);
-            accepting = null;
-        }
-        pending.clear();
-        open.forEach(p -> closeEndpoint(p.endpoint, false));
+        admission.closeAll().forEach(ep -> closeEndpoint(ep, false));
         if (listener != null) {
             listener.close();
-        }
-    }
-
-    /** An accepted connection waiting for its handshake; link thread only. */
-    private static final class Pending {
-        final UcpEndpoint endpoint;
-        final String client;
-        long deadlineNanos;
-        Handshake.@Nullable Hello hello;
-        byte @Nullable [] nonce;
-        boolean proven;
-        boolean refused;
-
-        Pending(UcpEndpoint endpoint, String client, long deadlineNanos) {
-            this.endpoint = endpoint;
-            this.client = client;
-            this.deadlineNanos = deadlineNanos;
         }
     }
 }

@@ -64,10 +64,17 @@ public final class ChildJvm implements AutoCloseable {
     /** Starts {@code mainClass} with {@code args} and {@code env} added to the environment, its log in {@code logDir}. */
     public static ChildJvm start(String name, Path logDir, Map<String, String> env, Class<?> mainClass, String... args)
             throws IOException {
+        return start(name, logDir, env, List.of(), mainClass, args);
+    }
+
+    /** The same with {@code jvmOptions} (system properties, say) before the class path. */
+    public static ChildJvm start(String name, Path logDir, Map<String, String> env, List<String> jvmOptions, Class<?> mainClass,
+            String... args) throws IOException {
         Files.createDirectories(logDir);
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-                "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().putAll(env);

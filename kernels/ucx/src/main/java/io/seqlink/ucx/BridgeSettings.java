@@ -2,9 +2,13 @@ package io.seqlink.ucx;
 
 import io.seqlink.SeqlinkConfigurationException;
 import io.seqlink.channel.Violation;
+import io.seqlink.security.SharedSecret;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a bridge's link behaves. Construction never throws; {@link #validate(String)} lists every
@@ -18,9 +22,16 @@ import java.util.List;
  * @param connectTimeout    how long a connection attempt may take to be answered by the handshake
  * @param reconnectMin      the first wait before connecting again; doubled per failed attempt
  * @param reconnectMax      the longest wait between attempts
+ * @param security          the shared secret, the allowlist, and what is allowed without them
  */
 public record BridgeSettings(int window, Duration heartbeatInterval, Duration linkTimeout, Duration connectTimeout,
-        Duration reconnectMin, Duration reconnectMax) {
+        Duration reconnectMin, Duration reconnectMax, BridgeSecurity security) {
+
+    /** Link behaviour with {@link BridgeSecurity#NONE}: no secret yet (a bridge refuses to open until given one). */
+    public BridgeSettings(int window, Duration heartbeatInterval, Duration linkTimeout, Duration connectTimeout,
+            Duration reconnectMin, Duration reconnectMax) {
+        this(window, heartbeatInterval, linkTimeout, connectTimeout, reconnectMin, reconnectMax, BridgeSecurity.NONE);
+    }
 
     public static final int DEFAULT_WINDOW = 64;
     public static final int MAX_WINDOW = 1 << 16;
@@ -31,11 +42,38 @@ public record BridgeSettings(int window, Duration heartbeatInterval, Duration li
     }
 
     public BridgeSettings withWindow(int slots) {
-        return new BridgeSettings(slots, heartbeatInterval, linkTimeout, connectTimeout, reconnectMin, reconnectMax);
+        return new BridgeSettings(slots, heartbeatInterval, linkTimeout, connectTimeout, reconnectMin, reconnectMax, security);
     }
 
     public BridgeSettings withTimeouts(Duration heartbeat, Duration link, Duration connect) {
-        return new BridgeSettings(window, heartbeat, link, connect, reconnectMin, reconnectMax);
+        return new BridgeSettings(window, heartbeat, link, connect, reconnectMin, reconnectMax, security);
+    }
+
+    public BridgeSettings withSecurity(BridgeSecurity trust) {
+        return new BridgeSettings(window, heartbeatInterval, linkTimeout, connectTimeout, reconnectMin, reconnectMax, trust);
+    }
+
+    /** These settings with {@code secret}: both ends must hold the same one (see {@link BridgeSecurity}). */
+    public BridgeSettings withSecret(SharedSecret secret) {
+        return withSecurity(new BridgeSecurity(secret, security.allowUnauthenticated(), security.allowedPeers(),
+                security.allowWildcard()));
+    }
+
+    /** These settings opening without a secret (anyone who reaches a receiver can publish): trusted networks only. */
+    public BridgeSettings allowingUnauthenticated() {
+        return withSecurity(new BridgeSecurity(security.secret(), true, security.allowedPeers(), security.allowWildcard()));
+    }
+
+    /** These settings with a receiver taking connections only from {@code peers}. */
+    public BridgeSettings withAllowedPeers(List<InetAddress> peers) {
+        return withSecurity(new BridgeSecurity(security.secret(), security.allowUnauthenticated(), peers,
+                security.allowWildcard()));
+    }
+
+    /** These settings with a receiver allowed to listen on the wildcard address (every interface). */
+    public BridgeSettings allowingWildcard() {
+        return withSecurity(new BridgeSecurity(security.secret(), security.allowUnauthenticated(), security.allowedPeers(),
+                true));
     }
 
     public List<Violation> validate(String prefix) {
@@ -59,6 +97,19 @@ public record BridgeSettings(int window, Duration heartbeatInterval, Duration li
                     + reconnectMin, "set reconnect-max to at least " + reconnectMin));
         }
         return v;
+    }
+
+    /**
+     * These settings, or a {@link SeqlinkConfigurationException} naming every problem under {@code prefix},
+     * the link's and the {@link #security()}'s for a bridge listening on {@code listen} ({@code null}: a sender).
+     */
+    public BridgeSettings checked(String prefix, @Nullable InetSocketAddress listen) {
+        List<Violation> v = new ArrayList<>(validate(prefix));
+        v.addAll(security.validate(prefix, listen));
+        if (!v.isEmpty()) {
+            throw new SeqlinkConfigurationException(v);
+        }
+        return this;
     }
 
     /** These settings, or a {@link SeqlinkConfigurationException} naming every problem under {@code prefix}. */

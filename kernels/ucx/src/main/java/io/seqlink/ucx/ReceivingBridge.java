@@ -82,7 +82,7 @@ public final class ReceivingBridge implements UcxBridge {
     public BridgeSnapshot snapshot() {
         LinkStatus s = link.status();
         return new BridgeSnapshot(channel.name(), role(), s.state(), s.peer(), s.problem(), s.epoch(), s.remoteStaged(),
-                s.remoteStaged(), s.received(), s.consumed(), s.bytes(), s.reconnects(), 0, false, s.peerSilentMillis());
+                s.remoteStaged(), s.received(), s.consumed(), s.bytes(), s.reconnects(), 0, false, s.peerSilentMillis(), s.refusals());
     }
 
     /**

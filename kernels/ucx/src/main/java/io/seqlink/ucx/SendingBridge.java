@@ -120,7 +120,7 @@ public final class SendingBridge implements UcxBridge {
         LinkStatus s = link.status();
         return new BridgeSnapshot(channel.name(), role(), s.state(), s.peer(), s.problem(), s.epoch(), window.staged(), s.sent(),
                 s.received(), window.credited(), s.bytes(), s.reconnects(), s.resent(), window.waitingForCredit(),
-                s.peerSilentMillis());
+                s.peerSilentMillis(), s.refusals());
     }
 
     /**

@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
  * The process's UCX context and the bridges opened on it. Spring-free:
  *
  * <pre>{@code
+ * BridgeSettings settings = BridgeSettings.defaults().withSecret(SharedSecret.fromFile(Path.of("/etc/seqlink/frames.key"),
+ *         "the frames bridge's secret"));
  * try (UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
- *     SendingBridge out = ucx.openSender(frames, 1, new InetSocketAddress("10.0.0.2", 13337), BridgeSettings.defaults());
+ *     SendingBridge out = ucx.openSender(frames, 1, new InetSocketAddress("10.0.0.2", 13337), settings);
  *     ...
  * }
  * }</pre>
@@ -69,16 +71,24 @@ public final class UcxTransport implements AutoCloseable {
     /**
      * Opens the sending end of {@code channel}: subscribes to its consumer {@code consumerDevice} (which
      * must have no listener) and connects to {@code receiver}, reconnecting whenever the link is lost.
+     * Throws {@link io.seqlink.SeqlinkConfigurationException} without a secret
+     * ({@link BridgeSettings#withSecret}) unless {@link BridgeSettings#allowingUnauthenticated()}.
      */
     public SendingBridge openSender(PublishChannel channel, int consumerDevice, InetSocketAddress receiver,
             BridgeSettings settings) {
-        settings.checked("ucx.senders." + channel.name() + ".");
+        settings.checked("ucx.senders." + channel.name() + ".", null);
         return track(new SendingBridge(checkOpen(), channel, consumerDevice, receiver, settings));
     }
 
-    /** Opens the receiving end of {@code channel}: listens on {@code listen} (port 0: any) and publishes into it. */
+    /**
+     * Opens the receiving end of {@code channel}: listens on {@code listen} (a concrete address, e.g.
+     * {@code new InetSocketAddress("10.0.0.2", 13337)}; port 0: any; the wildcard address only with
+     * {@link BridgeSettings#allowingWildcard()}) and publishes into it what an authenticated sender sends.
+     * Throws {@link io.seqlink.SeqlinkConfigurationException} without a secret unless
+     * {@link BridgeSettings#allowingUnauthenticated()}.
+     */
     public ReceivingBridge openReceiver(PublishChannel channel, InetSocketAddress listen, BridgeSettings settings) {
-        settings.checked("ucx.receivers." + channel.name() + ".");
+        settings.checked("ucx.receivers." + channel.name() + ".", listen);
         return track(new ReceivingBridge(checkOpen(), channel, listen, settings));
     }
 

@@ -23,4 +23,13 @@ class ArchitectureTests {
         noClasses().that().resideInAPackage("io.seqlink.ucx..").should().dependOnClassesThat()
                 .resideInAnyPackage("io.seqlink.launcher..", "io.seqlink.backend..", "io.seqlink.layout..").check(classes);
     }
+
+    @Test
+    void theHandshakeDecodersArePureFunctionsOverBytes() {
+        noClasses().that().haveFullyQualifiedName("io.seqlink.ucx.link.Handshake")
+                .or().haveFullyQualifiedName("io.seqlink.ucx.link.MalformedMessageException")
+                .should().dependOnClassesThat().resideInAnyPackage("org.openucx..")
+                .because("every decoder is fuzzed without UCX (DecoderFuzzTests): what a peer sends is checked before any "
+                        + "UCX call uses it").check(classes);
+    }
 }

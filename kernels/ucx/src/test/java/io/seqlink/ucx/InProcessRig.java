@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.security.SharedSecret;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,10 +48,20 @@ final class InProcessRig implements AutoCloseable {
      */
     Link link(PublishChannel out, PublishChannel in, BridgeSettings settings) {
         receiving.start();
-        ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), settings);
-        SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), settings);
+        BridgeSettings trusted = authenticated(settings);
+        ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), trusted);
+        SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), trusted);
         sending.start();
         return new Link(tx, rx);
+    }
+
+    /** The secret the tests' bridges share. */
+    static final SharedSecret SECRET = SharedSecret.of("in-process-test-secret-0123456789", "InProcessRig.SECRET");
+
+    /** {@code settings} with {@link #SECRET}, unless they have a secret or allow none. */
+    static BridgeSettings authenticated(BridgeSettings settings) {
+        BridgeSecurity s = settings.security();
+        return s.authenticates() || s.allowUnauthenticated() ? settings : settings.withSecret(SECRET);
     }
 
     /** Polls {@code condition} until it holds, failing with {@code what} after 30 s. */

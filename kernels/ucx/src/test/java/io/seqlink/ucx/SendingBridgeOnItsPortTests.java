@@ -130,7 +130,7 @@ class SendingBridgeOnItsPortTests {
             assertThat(out.consumer(1).backlog()).as("the frames published after the close wait in the channel").isEqualTo(10);
             assertThat(got.get()).isEqualTo(100);
 
-            SendingBridge again = rig.ucx.openSender(out, 1, rx.boundAddress(), BridgeSettings.defaults());
+            SendingBridge again = rig.ucx.openSender(out, 1, rx.boundAddress(), InProcessRig.authenticated(BridgeSettings.defaults()));
             InProcessRig.awaitThat(() -> got.get() == 110, "the waiting frames, carried by the sender opened again");
             assertThat(outOfOrder.get()).isZero();
             assertThat(again.close(Duration.ofSeconds(5)).clean()).isTrue();

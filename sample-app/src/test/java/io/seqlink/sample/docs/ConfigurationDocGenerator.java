@@ -197,6 +197,8 @@ public final class ConfigurationDocGenerator {
             case "java.time.Duration" -> "duration";
             case "org.springframework.util.unit.DataSize" -> "data size";
             case "java.util.List<java.lang.Integer>" -> "list of device ordinals";
+            case "java.util.List<java.lang.String>" -> "list of strings";
+            case "java.nio.file.Path" -> "path";
             default -> {
                 if (t.startsWith("java.util.Map<java.lang.String,")) {
                     String value = t.substring("java.util.Map<java.lang.String,".length(), t.length() - 1);

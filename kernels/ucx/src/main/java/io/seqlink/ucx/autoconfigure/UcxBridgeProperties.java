@@ -1,7 +1,9 @@
 package io.seqlink.ucx.autoconfigure;
 
 import io.seqlink.ucx.BridgeSettings;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -14,9 +16,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * seqlink.ucx:
  *   config: { TLS: tcp }                 # UCX_* settings, without the prefix, over the environment's
  *   senders:
- *     frames: { peer: 10.0.0.2:13337, consumer-device: 1 }   # carry local channel 'frames' to that host
+ *     frames: { peer: 10.0.0.2:13337, consumer-device: 1, secret-file: /etc/seqlink/frames.key }   # carry 'frames' there
  *   receivers:
- *     frames: { listen: 0.0.0.0:13337 }                      # publish what arrives into local channel 'frames'
+ *     frames: { listen: 10.0.0.2:13337, secret-file: /etc/seqlink/frames.key }   # publish what arrives into 'frames'
  * </pre>
  *
  * @param enabled      Whether the configured bridges open. When false, nothing loads UCX.
@@ -36,20 +38,48 @@ public record UcxBridgeProperties(@DefaultValue("true") boolean enabled, @Defaul
     /**
      * The sending end of a channel.
      *
-     * @param peer           the receiver's {@code host:port}
-     * @param consumerDevice the local channel's consumer whose frames cross (it must have no listener)
-     * @param window         frames in flight; default {@code seqlink.ucx.link.window}
+     * @param peer                 the receiver's {@code host:port}
+     * @param consumerDevice       the local channel's consumer whose frames cross (it must have no listener)
+     * @param window               frames in flight; default {@code seqlink.ucx.link.window}
+     * @param secret               the secret shared with the receiver (at least 16 bytes); never logged or shown
+     * @param secretFile           a file holding the secret, instead of {@code secret}
+     * @param allowUnauthenticated link without a secret (trusted networks only)
      */
-    public record Sender(@Nullable String peer, @DefaultValue("-1") int consumerDevice, @Nullable Integer window) {
+    public record Sender(@Nullable String peer, @DefaultValue("-1") int consumerDevice, @Nullable Integer window,
+            @Nullable String secret, @Nullable Path secretFile, @DefaultValue("false") boolean allowUnauthenticated) {
+
+        /** Never shows the secret. */
+        @Override
+        public String toString() {
+            return "Sender[peer=" + peer + ", consumerDevice=" + consumerDevice + ", window=" + window + ", secret="
+                    + (secret == null ? "none" : "redacted") + ", secretFile=" + secretFile + ", allowUnauthenticated="
+                    + allowUnauthenticated + "]";
+        }
     }
 
     /**
      * The receiving end of a channel.
      *
-     * @param listen {@code host:port} to listen on ({@code 0.0.0.0:13337}; port 0 picks one)
-     * @param window frames in flight; default {@code seqlink.ucx.link.window}
+     * @param listen               {@code host:port} to listen on, a concrete address ({@code 10.0.0.2:13337}; port 0
+     *                             picks one); the wildcard {@code 0.0.0.0} only with {@code allow-wildcard}
+     * @param window               frames in flight; default {@code seqlink.ucx.link.window}
+     * @param secret               the secret shared with the sender (at least 16 bytes); never logged or shown
+     * @param secretFile           a file holding the secret, instead of {@code secret}
+     * @param allowUnauthenticated take a sender without a secret (anyone who reaches the address can publish)
+     * @param allowWildcard        allow a wildcard listen address (every interface)
+     * @param allowedPeers         IP addresses a sender may connect from; empty: any
      */
-    public record Receiver(@Nullable String listen, @Nullable Integer window) {
+    public record Receiver(@Nullable String listen, @Nullable Integer window, @Nullable String secret, @Nullable Path secretFile,
+            @DefaultValue("false") boolean allowUnauthenticated, @DefaultValue("false") boolean allowWildcard,
+            @DefaultValue List<String> allowedPeers) {
+
+        /** Never shows the secret. */
+        @Override
+        public String toString() {
+            return "Receiver[listen=" + listen + ", window=" + window + ", secret=" + (secret == null ? "none" : "redacted")
+                    + ", secretFile=" + secretFile + ", allowUnauthenticated=" + allowUnauthenticated + ", allowWildcard="
+                    + allowWildcard + ", allowedPeers=" + allowedPeers + "]";
+        }
     }
 
     /**

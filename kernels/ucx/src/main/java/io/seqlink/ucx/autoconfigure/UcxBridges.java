@@ -5,11 +5,16 @@ import io.seqlink.SeqlinkRuntime;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.Violation;
 import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
+import io.seqlink.security.SharedSecret;
 import io.seqlink.ucx.BridgeCloseReport;
+import io.seqlink.ucx.BridgeSecurity;
+import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.BridgeSnapshot;
 import io.seqlink.ucx.UcxBridge;
 import io.seqlink.ucx.UcxTransport;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,9 +94,21 @@ public final class UcxBridges implements SmartLifecycle {
             }
             String address = end instanceof UcxBridgeProperties.Sender s ? s.peer() : ((UcxBridgeProperties.Receiver) end).listen();
             String key = role == BridgeSnapshot.Role.SEND ? "peer" : "listen";
-            if (parse(address) == null) {
-                v.add(new Violation(prefix + key, key + " is '" + address + "', not host:port", "set e.g. "
-                        + (role == BridgeSnapshot.Role.SEND ? "10.0.0.2:13337" : "0.0.0.0:13337")));
+            InetSocketAddress parsed = parse(address);
+            if (parsed == null) {
+                v.add(new Violation(prefix + key, key + " is '" + address + "', not host:port", "set e.g. 10.0.0.2:13337"
+                        + (role == BridgeSnapshot.Role.SEND ? " (the receiver's listen address)" : " (this host's address the "
+                                + "sender reaches)")));
+            }
+            try {
+                BridgeSecurity security = security(name, end);
+                v.addAll(security.validate(prefix, role == BridgeSnapshot.Role.RECEIVE ? parsed : null));
+            } catch (IllegalArgumentException ex) {
+                v.add(new Violation(prefix + "secret", String.valueOf(ex.getMessage()), "give a secret of at least "
+                        + SharedSecret.MIN_BYTES + " bytes in " + prefix + "secret or a readable " + prefix + "secret-file"));
+                if (end instanceof UcxBridgeProperties.Receiver r) { // the listen address's problems all the same
+                    v.addAll(new BridgeSecurity(null, true, List.of(), r.allowWildcard()).validate(prefix, parsed));
+                }
             }
             if (end instanceof UcxBridgeProperties.Sender s) {
                 runtime.channel(name).filter(ch -> !ch.consumerDevices().contains(s.consumerDevice())).ifPresent(ch -> v.add(
@@ -104,6 +121,54 @@ public final class UcxBridges implements SmartLifecycle {
             }
         });
         return v;
+    }
+
+    /** The security settings of a configured end; throws {@link IllegalArgumentException} for a bad secret or address. */
+    private BridgeSecurity security(String name, Object end) {
+        String kind = role == BridgeSnapshot.Role.SEND ? "senders" : "receivers";
+        String prefix = "seqlink.ucx." + kind + "." + name + ".";
+        @Nullable String secret;
+        @Nullable Path file;
+        boolean unauthenticated;
+        boolean wildcard = false;
+        List<InetAddress> peers = new ArrayList<>();
+        if (end instanceof UcxBridgeProperties.Sender s) {
+            secret = s.secret();
+            file = s.secretFile();
+            unauthenticated = s.allowUnauthenticated();
+        } else {
+            UcxBridgeProperties.Receiver r = (UcxBridgeProperties.Receiver) end;
+            secret = r.secret();
+            file = r.secretFile();
+            unauthenticated = r.allowUnauthenticated();
+            wildcard = r.allowWildcard();
+            for (String peer : r.allowedPeers()) {
+                peers.add(literalAddress(peer, prefix + "allowed-peers"));
+            }
+        }
+        if (secret != null && file != null) {
+            throw new IllegalArgumentException(prefix + "secret and " + prefix + "secret-file are both set: give one");
+        }
+        SharedSecret shared = secret != null ? SharedSecret.of(secret, prefix + "secret")
+                : file != null ? SharedSecret.fromFile(file, prefix + "secret-file") : null;
+        return new BridgeSecurity(shared, unauthenticated, peers, wildcard);
+    }
+
+    /** An IP address literal (never a name to resolve: an allowlist must not depend on DNS). */
+    private static InetAddress literalAddress(String text, String property) {
+        String t = text.strip();
+        if (!t.matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
+            throw new IllegalArgumentException(property + ": '" + t + "' is not an IP address (give addresses such as 10.0.0.1)");
+        }
+        try {
+            return InetAddress.getByName(t);
+        } catch (java.net.UnknownHostException ex) {
+            throw new IllegalArgumentException(property + ": '" + t + "' is not an IP address", ex);
+        }
+    }
+
+    private BridgeSettings settings(String name, Object end, @Nullable Integer window) {
+        return properties.link().settings(window).withSecurity(security(name, end));
     }
 
     /** An address {@link #validate} accepted. */
@@ -132,10 +197,10 @@ public final class UcxBridges implements SmartLifecycle {
         }
         if (role == BridgeSnapshot.Role.SEND) {
             properties.senders().forEach((name, s) -> bridges.put(name, transport.openSender(runtime.channel(name).orElseThrow(),
-                    s.consumerDevice(), validAddress(s.peer()), properties.link().settings(s.window()))));
+                    s.consumerDevice(), validAddress(s.peer()), settings(name, s, s.window()))));
         } else {
             properties.receivers().forEach((name, r) -> bridges.put(name, transport.openReceiver(
-                    runtime.channel(name).orElseThrow(), validAddress(r.listen()), properties.link().settings(r.window()))));
+                    runtime.channel(name).orElseThrow(), validAddress(r.listen()), settings(name, r, r.window()))));
         }
         running = true;
     }

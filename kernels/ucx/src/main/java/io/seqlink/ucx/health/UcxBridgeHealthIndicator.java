@@ -10,9 +10,14 @@ import org.springframework.boot.health.contributor.Health;
 /**
  * One bridge's health from its snapshot (cached counters, never a UCX call): UP while connected,
  * DOWN with the problem when connecting, stalled, lost, refused or failed; the lag across the link and
- * the frames in flight as details. UNKNOWN before the bridge opened (the context is still starting).
+ * the frames in flight as details; a {@code refusals} detail (counts and the latest, with its peer) while a
+ * refusal is at most {@value #RECENT_MILLIS} ms old (a second sender, a failed authentication, a malformed
+ * message: the link itself may be UP). UNKNOWN before the bridge opened (the context is still starting).
  */
 public class UcxBridgeHealthIndicator extends AbstractHealthIndicator {
+
+    /** Refusals at most this old show as the {@code refusals} detail. */
+    public static final long RECENT_MILLIS = 60_000;
 
     private final Supplier<@Nullable BridgeSnapshot> snapshots;
 
@@ -40,6 +45,12 @@ public class UcxBridgeHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("peerSilentMillis", s.peerSilentMillis()).withDetail("waitingForCredit", s.waitingForCredit());
         if (s.problem() != null) {
             builder.withDetail("problem", s.problem());
+        }
+        BridgeSnapshot.Refusals r = s.refusals();
+        if (r.recent(RECENT_MILLIS)) {
+            builder.withDetail("refusals", java.util.Map.of("handshakes", r.handshakes(), "authFailures", r.authFailures(),
+                    "protocolErrors", r.protocolErrors(), "senders", r.senders(), "last", String.valueOf(r.last()),
+                    "lastSecondsAgo", r.lastMillisAgo() / 1000));
         }
     }
 }

@@ -22,6 +22,7 @@ final class FrameIntake {
 
     private static final Logger log = LoggerFactory.getLogger(ReceiverLink.class);
     private static final int MAX_FRAMES_PER_PASS = 256;
+    private static final int KNOWN_EPOCHS = 16;
 
     private final PublishChannel local;
     private final LandingRing landing;
@@ -37,6 +38,8 @@ final class FrameIntake {
     private long epochBase;
     private long offset;
     private long lastLocal;
+    /** Epochs linked before the current one, each with the newest of its link sequences published, oldest first. */
+    private final java.util.LinkedHashMap<Long, Long> earlier = new java.util.LinkedHashMap<>();
 
     FrameIntake(PublishChannel local, LandingRing landing, OriginTable origins, LinkStatus status) {
         this.local = local;
@@ -73,15 +76,30 @@ final class FrameIntake {
         String wrong = bytes == data.getLength() ? landing.admissible(first, last, bytes, received)
                 : "batch " + first + ".." + last + " says " + bytes + " B and carries " + data.getLength() + " B";
         if (wrong == null) {
-            landing.land(first, last, bytes, data);
-            return null;
+            return landing.land(first, last, bytes, data);
         }
         return wrong + ": a protocol error";
     }
 
-    /** Continues the numbering for a new connection: a new epoch starts again, a known one skips frames the sender lost. */
+    /**
+     * Continues the numbering for a new connection: a new epoch starts again, the current one skips frames
+     * the sender lost, and an epoch this receiver linked before (a sender whose link was declared dead
+     * while another took over, now back) continues after the newest of its frames published here, so none
+     * is published twice.
+     */
     void resume(Handshake.Hello h) {
-        if (h.epoch() != epoch) {
+        if (h.epoch() != epoch && epoch != 0) {
+            remember(epoch, received);
+        }
+        Long known = h.epoch() == epoch ? null : earlier.remove(h.epoch());
+        if (known != null) {
+            log.warn("seqlink UCX channel '{}': sender epoch {} is back (after {}); its frames continue after {}", local.name(),
+                    Long.toHexString(h.epoch()), Long.toHexString(epoch), known);
+            epoch = h.epoch();
+            received = Math.max(known, h.oldest() - 1);
+            epochBase = received;
+            offset = lastLocal - received;
+        } else if (h.epoch() != epoch) {
             if (epoch != 0) {
                 log.warn("seqlink UCX channel '{}': the sender restarted (epoch {} after {}); frames it had not sent are gone "
                         + "with it, numbering starts again at {}", local.name(), Long.toHexString(h.epoch()), Long.toHexString(epoch),
@@ -96,6 +114,13 @@ final class FrameIntake {
                     received + 1, h.oldest() - 1);
             offset += received - (h.oldest() - 1);
             received = h.oldest() - 1;
+        }
+    }
+
+    private void remember(long senderEpoch, long newest) {
+        earlier.put(senderEpoch, newest);
+        if (earlier.size() > KNOWN_EPOCHS) {
+            earlier.remove(earlier.keySet().iterator().next());
         }
     }
 

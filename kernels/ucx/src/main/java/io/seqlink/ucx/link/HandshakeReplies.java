@@ -8,7 +8,7 @@ import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpRequest;
 
 /**
- * The receiver's WELCOME (or refusal) messages in flight: each buffer stays reachable until UCX is
+ * The receiver's CHALLENGE and WELCOME (or refusal) messages in flight: each buffer stays reachable until UCX is
  * done reading it. Owned by the link thread.
  */
 final class HandshakeReplies {
@@ -19,10 +19,17 @@ final class HandshakeReplies {
     private final List<Reply> inFlight = new ArrayList<>();
 
     void send(UcpEndpoint ep, Handshake.Welcome welcome) {
-        ByteBuffer message = Handshake.encode(welcome);
+        send(ep, Handshake.WELCOME_ID, Handshake.encode(welcome));
+    }
+
+    void send(UcpEndpoint ep, Handshake.Challenge challenge) {
+        send(ep, Handshake.CHALLENGE_ID, Handshake.encode(challenge));
+    }
+
+    private void send(UcpEndpoint ep, int id, ByteBuffer message) {
         // no callback: a failed send (the sender gone) shows as that endpoint's error, not as a JUCX error line
-        inFlight.add(new Reply(message, ep.sendAmNonBlocking(Handshake.WELCOME_ID, 0, 0, UcxUtils.getAddress(message),
-                message.remaining(), 0, null)));
+        inFlight.add(new Reply(message, ep.sendAmNonBlocking(id, 0, 0, UcxUtils.getAddress(message), message.remaining(), 0,
+                null)));
     }
 
     /** Forgets the replies UCX has finished with. */

@@ -96,13 +96,17 @@ final class LandingRing {
         return null;
     }
 
-    /** Lands an admissible batch: copies eager data now, or starts the rendezvous receive into the ring. */
-    void land(long first, long last, long bytes, UcpAmData data) {
+    /**
+     * Lands an admissible batch: copies eager data now and checks its slots, or starts the rendezvous
+     * receive into the ring (checked when it completes, in {@link #poll}). Returns null, or what is wrong
+     * with an eager batch's slots (a stamp or a length field that does not fit): a protocol error that
+     * drops the link, its slots not landed.
+     */
+    @Nullable String land(long first, long last, long bytes, UcpAmData data) {
         long offset = LinkLayout.slotOffset(first, window, stride);
         if (data.isDataValid()) {
             view.put((int) offset, UcxUtils.getByteBufferView(data.getDataAddress(), bytes), 0, (int) bytes);
-            complete(first, last, bytes);
-            return;
+            return complete(first, last, bytes) ? null : problem;
         }
         UcpRequest r = data.receive(region.address() + offset, null); // no callback: its status is read from the request
         int i = index(first);
@@ -113,6 +117,7 @@ final class LandingRing {
         batchLast[i] = last;
         batchBytes[i] = bytes;
         pendingReceives++;
+        return null;
     }
 
     /**

@@ -9,12 +9,14 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.jspecify.annotations.Nullable;
-import org.openucx.jucx.UcxException;
+import org.openucx.jucx.ucp.UcpAmData;
+import org.openucx.jucx.ucp.UcpAmRecvCallback;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpRequest;
 import org.openucx.jucx.ucp.UcpWorker;
 import org.openucx.jucx.ucp.UcpWorkerParams;
+import org.openucx.jucx.ucs.UcsConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,8 +126,9 @@ public abstract class LinkLoop implements Runnable {
                 int work;
                 try {
                     work = w.progress();
-                } catch (UcxException ex) {
-                    progressFailed(ex); // a callback's UCX call on an endpoint that died under it
+                } catch (RuntimeException ex) {
+                    // a callback's UCX call on an endpoint that died under it; a callback's own throw is caught in guard()
+                    progressFailed(ex);
                     work = 1;
                 }
                 long now = System.nanoTime();
@@ -155,7 +158,39 @@ public abstract class LinkLoop implements Runnable {
     protected abstract void open(UcpWorker worker);
 
     /** Link thread: a UCX call inside progress failed; the link is lost and opened again. */
-    protected abstract void progressFailed(UcxException failure);
+    protected abstract void progressFailed(RuntimeException failure);
+
+    /** An active-message handler of link code: it may throw; {@link #guard} catches at the callback boundary. */
+    @FunctionalInterface
+    protected interface AmHandler {
+        void onReceive(long headerAddress, long headerSize, UcpAmData data, @Nullable UcpEndpoint replyEp);
+    }
+
+    /**
+     * {@code handler} as a UCX callback that never throws: whatever it throws (a malformed message, a
+     * bug) goes to {@link #refuseMessage} with the endpoint it came on, so it never leaves
+     * {@code progress()} and never ends the link thread.
+     */
+    protected final UcpAmRecvCallback guard(int id, AmHandler handler) {
+        return (headerAddress, headerSize, data, replyEp) -> {
+            try {
+                handler.onReceive(headerAddress, headerSize, data, replyEp);
+            } catch (RuntimeException ex) {
+                try {
+                    refuseMessage(id, replyEp, ex);
+                } catch (RuntimeException again) {
+                    log.warn("seqlink UCX {}: refusing a message of id {} failed: {}", name, id, again.toString());
+                }
+            }
+            return UcsConstants.STATUS.UCS_OK; // a message not taken is dropped by UCX (rendezvous: never fetched)
+        };
+    }
+
+    /**
+     * Link thread, inside a callback: a message of {@code id} from {@code from} (null when UCX did not say)
+     * was refused because of {@code why}: count it and drop only that endpoint's connection.
+     */
+    protected abstract void refuseMessage(int id, @Nullable UcpEndpoint from, RuntimeException why);
 
     /** Link thread: one pass of the link's work; returns how much was done (0: idle). */
     protected abstract int step(long nowNanos);

@@ -21,6 +21,12 @@ public final class LinkStatus {
     private volatile long reconnects;
     private volatile long resent;
     private volatile long lastPeerBeatNanos;
+    private volatile long refusedHandshakes;
+    private volatile long authFailures;
+    private volatile long protocolErrors;
+    private volatile long refusedSenders;
+    private volatile @Nullable String lastRefusal;
+    private volatile long lastRefusalNanos;
 
     LinkStatus(String peer) {
         this.peer = peer;
@@ -75,6 +81,62 @@ public final class LinkStatus {
     public long peerSilentMillis() {
         LinkState now = state;
         return now == LinkState.CONNECTED || now == LinkState.STALLED ? Math.max(0, (System.nanoTime() - lastPeerBeatNanos) / 1_000_000) : 0;
+    }
+
+    /** Why a peer or a message was refused, for {@link #refused}. */
+    public enum Refusal {
+        /** A handshake refused: not from an allowed address, another channel, a slot too large, too many pending. */
+        HANDSHAKE,
+        /** A peer that did not prove the shared secret (or, on a sender, a receiver that did not). */
+        AUTHENTICATION,
+        /** A malformed message, or one from an endpoint it does not belong to. */
+        PROTOCOL,
+        /** An authenticated second sender of a channel whose link is live. */
+        SENDER
+    }
+
+    public long refusedHandshakes() {
+        return refusedHandshakes;
+    }
+
+    public long authFailures() {
+        return authFailures;
+    }
+
+    public long protocolErrors() {
+        return protocolErrors;
+    }
+
+    public long refusedSenders() {
+        return refusedSenders;
+    }
+
+    /** The latest refusal, with the peer it came from, or {@code null} if none. */
+    public @Nullable String lastRefusal() {
+        return lastRefusal;
+    }
+
+    /** Milliseconds since the latest refusal, or -1 if none. */
+    public long lastRefusalMillisAgo() {
+        return lastRefusal == null ? -1 : Math.max(0, (System.nanoTime() - lastRefusalNanos) / 1_000_000);
+    }
+
+    /** The refusal counters as a snapshot's part. */
+    public io.seqlink.ucx.BridgeSnapshot.Refusals refusals() {
+        return new io.seqlink.ucx.BridgeSnapshot.Refusals(refusedHandshakes, authFailures, protocolErrors, refusedSenders,
+                lastRefusal, lastRefusalMillisAgo());
+    }
+
+    /** Link thread: counts a refusal of {@code kind}; {@code what} says what and from whom (never a secret). */
+    void refused(Refusal kind, String what) {
+        switch (kind) {
+            case HANDSHAKE -> refusedHandshakes++;
+            case AUTHENTICATION -> authFailures++;
+            case PROTOCOL -> protocolErrors++;
+            case SENDER -> refusedSenders++;
+        }
+        lastRefusalNanos = System.nanoTime();
+        lastRefusal = what;
     }
 
     void connected(String peerAddress, long epoch, long nowNanos) {

@@ -6,12 +6,10 @@ import io.seqlink.ucx.LinkState;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
+import org.openucx.jucx.ucp.UcpAmData;
 import org.openucx.jucx.ucp.UcpConnectionRequest;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpEndpoint;
@@ -19,12 +17,13 @@ import org.openucx.jucx.ucp.UcpEndpointParams;
 import org.openucx.jucx.ucp.UcpListener;
 import org.openucx.jucx.ucp.UcpListenerParams;
 import org.openucx.jucx.ucp.UcpWorker;
-import org.openucx.jucx.ucs.UcsConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The receiving end of a link, on its link thread: listens, takes the sender's handshake, lands
+ * The receiving end of a link, on its link thread: listens, lets its {@link SenderAdmission} decide
+ * which connection's sender links (handshake, authentication, one sender per channel), takes link
+ * messages only from the endpoint that linked, lands
  * {@link LinkMessages#FRAMES} batches in its {@link LandingRing} and moves landed frames, in link
  * sequence order, into the local channel (claim, copy, commit; one publish per pass). Its STATUS
  * (received, consumed, heartbeat) goes back whenever it moved, and at every heartbeat. "Consumed" is
@@ -44,14 +43,12 @@ public final class ReceiverLink extends LinkLoop {
     private final String stallMessage;
     private volatile @Nullable InetSocketAddress bound;
 
+    private final SenderAdmission admission;
+
     // link thread only
     private @Nullable UcpListener listener;
     private final ArrayDeque<UcpConnectionRequest> requests = new ArrayDeque<>();
-    private final List<Pending> pending = new ArrayList<>();
     private final HandshakeReplies replies = new HandshakeReplies();
-    private @Nullable Pending accepting;
-    private Handshake.@Nullable Hello acceptingHello;
-    private long acceptDeadlineNanos;
     private @Nullable UcpEndpoint endpoint;
     private long connection;
     private @Nullable String failure;
@@ -63,7 +60,6 @@ public final class ReceiverLink extends LinkLoop {
     private long senderBeat;
     private long lastSenderBeat = -1;
     private long nextStatusNanos;
-    private long pendingDeadlineNanos;
 
     public ReceiverLink(UcpContext context, BridgeSettings settings, PublishChannel local, InetSocketAddress listenAddress,
             RegisteredRegion landing, OriginTable origins) {
@@ -74,6 +70,11 @@ public final class ReceiverLink extends LinkLoop {
         this.landing = new LandingRing(landing, settings.window(), slotBytes);
         this.intake = new FrameIntake(local, this.landing, origins, status);
         this.stallMessage = "the sender sent no heartbeat for " + settings.linkTimeout() + " (link stalled, or the sender hangs)";
+        this.admission = new SenderAdmission(local.name(), slotBytes, settings, status, replies, log);
+        if (!admission.authenticates()) {
+            log.warn("seqlink UCX channel '{}': the receiver on {} takes senders WITHOUT authentication (allow-unauthenticated): "
+                    + "anyone who reaches the address can publish into the channel", local.name(), listenAddress);
+        }
     }
 
     /** The address the listener is bound to (its port chosen by the system when 0 was asked). */
@@ -83,37 +84,40 @@ public final class ReceiverLink extends LinkLoop {
 
     @Override
     protected void open(UcpWorker w) {
-        w.setAmRecvHandler(Handshake.HELLO_ID, (headerAddress, headerSize, data, replyEp) -> {
-            if (data.isDataValid()) {
-                hello(Handshake.decodeHello(UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength())), replyEp);
+        w.setAmRecvHandler(Handshake.HELLO_ID, guard(Handshake.HELLO_ID, (headerAddress, headerSize, data, replyEp) -> {
+            SenderAdmission.Pending p = admission.waiting(Handshake.HELLO_ID, replyEp, endpoint);
+            if (p != null) {
+                admission.hello(p, Handshake.decodeHello(body(data, "HELLO")), liveEpoch());
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
-        w.setAmRecvHandler(LinkMessages.FRAMES, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
-            if (endpoint != null && h.getLong(0) == connection && intake.taking() && failure == null) {
+        }));
+        w.setAmRecvHandler(Handshake.PROOF_ID, guard(Handshake.PROOF_ID, (headerAddress, headerSize, data, replyEp) -> {
+            SenderAdmission.Pending p = admission.waiting(Handshake.PROOF_ID, replyEp, endpoint);
+            if (p != null) {
+                admission.proof(p, Handshake.decodeProof(body(data, "PROOF")), liveEpoch());
+            }
+        }));
+        w.setAmRecvHandler(LinkMessages.FRAMES, guard(LinkMessages.FRAMES, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.FRAMES, headerAddress, headerSize);
+            if (linked(LinkMessages.FRAMES, replyEp, h) && intake.taking() && failure == null) {
                 String wrong = intake.land(h.getLong(8), h.getLong(16), h.getLong(24), data);
                 if (wrong != null) {
-                    failure = wrong;
+                    protocolError(wrong);
                 }
             }
-            return UcsConstants.STATUS.UCS_OK; // a batch not taken is dropped by UCX (rendezvous: never fetched)
-        });
-        w.setAmRecvHandler(LinkMessages.BEAT, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
-            if (endpoint != null && h.getLong(0) == connection) {
+        }));
+        w.setAmRecvHandler(LinkMessages.BEAT, guard(LinkMessages.BEAT, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.BEAT, headerAddress, headerSize);
+            if (linked(LinkMessages.BEAT, replyEp, h)) {
                 senderBeat = h.getLong(8);
                 status.remoteStaged(h.getLong(16));
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
-        w.setAmRecvHandler(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
-            if (endpoint != null && h.getLong(0) == connection) {
+        }));
+        w.setAmRecvHandler(LinkMessages.BYE, guard(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.BYE, headerAddress, headerSize);
+            if (linked(LinkMessages.BYE, replyEp, h)) {
                 bye = h.getLong(8);
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
+        }));
         listener = w.newListener(new UcpListenerParams().setSockAddr(listenAddress).setConnectionHandler(requests::add));
         bound = listener.getAddress();
         status.finish(LinkState.CONNECTING, null);
@@ -137,12 +141,14 @@ public final class ReceiverLink extends LinkLoop {
             accept(request, now);
             work++;
         }
-        if (!pending.isEmpty() && now - pendingDeadlineNanos >= 0) {
-            pending.forEach(p -> closeEndpoint(p.endpoint(), false)); // connected, but no handshake came
-            pending.clear();
+        if (admission.hasPending()) {
+            for (UcpEndpoint ep : admission.expired(now)) {
+                closeEndpoint(ep, false); // progresses the worker: the admission forgot these first
+                work++;
+            }
         }
         replies.prune();
-        if (accepting != null) {
+        if (admission.accepted() != null) {
             work += completeHandshake(now);
         }
         if (endpoint == null) {
@@ -175,6 +181,15 @@ public final class ReceiverLink extends LinkLoop {
     }
 
     private void accept(UcpConnectionRequest request, long now) {
+        InetSocketAddress client = request.getClientAddress();
+        if (admission.rejection(client) != null) {
+            try {
+                request.reject();
+            } catch (RuntimeException ex) {
+                log.debug("seqlink UCX channel '{}': rejecting a connection failed: {}", local.name(), ex.toString());
+            }
+            return;
+        }
         try {
             int gen = generation;
             UcpEndpoint ep = worker().newEndpoint(new UcpEndpointParams().setConnectionRequest(request).setPeerErrorHandlingMode()
@@ -183,66 +198,103 @@ public final class ReceiverLink extends LinkLoop {
                             failure = "endpoint error: " + message;
                         }
                     }));
-            pending.add(new Pending(ep, String.valueOf(request.getClientAddress())));
-            pendingDeadlineNanos = now + settings.connectTimeout().toNanos();
+            admission.admit(ep, String.valueOf(client), now);
         } catch (RuntimeException ex) {
             log.warn("seqlink UCX channel '{}': accepting a connection failed: {}", local.name(), ex.toString());
         }
     }
 
-    /** The sender's handshake, inside progress: checked here, completed by {@link #completeHandshake} outside it. */
-    private void hello(Handshake.Hello h, @Nullable UcpEndpoint replyEp) {
-        Pending from = null;
-        for (Pending p : pending) {
-            if (p.endpoint().equals(replyEp)) {
-                from = p;
+    /** The epoch of the sender whose link is live (connected, its heartbeat moving), or 0 when none is. */
+    private long liveEpoch() {
+        return endpoint != null && status.state() == LinkState.CONNECTED ? intake.epoch() : 0;
+    }
+
+    /** The data of a handshake message, which is eager (a few dozen bytes) or malformed. */
+    private static ByteBuffer body(UcpAmData data, String what) {
+        if (!data.isDataValid() || data.getLength() > 1 << 16) {
+            throw new MalformedMessageException("a " + what + " of " + data.getLength() + " B sent by rendezvous");
+        }
+        return UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength());
+    }
+
+    /**
+     * Whether a link message comes from the linked endpoint on its connection: from a connection waiting for
+     * its handshake it is refused (that connection is dropped), from one closed lately it is ignored, on
+     * the linked endpoint with another connection number it is a protocol error.
+     */
+    private boolean linked(int id, @Nullable UcpEndpoint replyEp, ByteBuffer h) {
+        UcpEndpoint ep = endpoint;
+        if (ep != null && ep.equals(replyEp)) {
+            if (h.getLong(0) != connection) {
+                throw new MalformedMessageException("a link message (id " + id + ") of connection " + h.getLong(0)
+                        + " on the endpoint of connection " + connection);
             }
+            return true;
         }
+        if (replyEp == null) {
+            throw new MalformedMessageException("a link message (id " + id + ") that names no endpoint");
+        }
+        if (admission.isRetired(replyEp)) {
+            return false; // sent before its connection closed
+        }
+        throw new MalformedMessageException("a link message (id " + id + ") from an endpoint that is not linked");
+    }
+
+    @Override
+    protected void refuseMessage(int id, @Nullable UcpEndpoint from, RuntimeException why) {
+        String what = (why instanceof MalformedMessageException ? "" : "handling it failed: ") + why.getMessage();
+        String client = from == null ? null : admission.clientOf(from);
+        String source = from == null ? "an unnamed endpoint" : client != null ? client
+                : from.equals(endpoint) ? status.peer() : "an endpoint not known";
+        admission.refusedMessage(id, source, what);
         if (from == null) {
-            return; // a handshake of an endpoint already closed
-        }
-        String refusal = refusal(h);
-        if (refusal != null) {
-            log.error("seqlink UCX channel '{}': refusing the sender: {}", local.name(), refusal);
-            replies.send(from.endpoint(), Handshake.Welcome.refused(refusal)); // closed with the other pending ones
             return;
         }
-        pending.remove(from);
-        if (accepting != null) {
-            pending.add(accepting); // a newer handshake wins; the older endpoint is closed with the pending ones
+        if (from.equals(endpoint)) {
+            if (failure == null) {
+                failure = "a protocol error on the link: " + what;
+            }
+            return;
         }
-        accepting = from;
-        acceptingHello = h;
-        acceptDeadlineNanos = System.nanoTime() + settings.connectTimeout().toNanos();
+        admission.drop(from);
+    }
+
+    /** A protocol error on the linked connection, found inside progress: counted; the link is dropped on the next pass. */
+    private void protocolError(String what) {
+        status.refused(LinkStatus.Refusal.PROTOCOL, what + " (from " + status.peer() + ")");
+        if (failure == null) {
+            failure = what;
+        }
     }
 
     /**
      * Takes the accepted handshake once the previous connection is closed and every receive it started
      * into the landing ring has ended, so no byte of an older connection can land after this one's.
      */
-    /** The handshake being accepted: {@link #completeHandshake} runs only with one, which progress may only replace. */
-    private Pending accepted() {
-        return Objects.requireNonNull(accepting, "accepting");
-    }
-
     private int completeHandshake(long now) {
         if (endpoint != null) {
-            lose("a new connection from the sender replaced this one");
+            SenderAdmission.Accepted next = admission.accepted();
+            lose(next != null && next.hello().epoch() != intake.epoch() ? "another sender (epoch "
+                    + Long.toHexString(next.hello().epoch()) + ") took over the link, whose heartbeat had stopped"
+                    : "the sender connected again");
         }
         if (landing.drain() > 0) {
-            if (now - acceptDeadlineNanos >= 0) {
+            SenderAdmission.Accepted late = admission.accepted();
+            if (late != null && now - admission.acceptDeadlineNanos() >= 0) {
                 log.warn("seqlink UCX channel '{}': receives of the lost connection did not end within {}; the sender "
                         + "will connect again", local.name(), settings.connectTimeout());
-                closeEndpoint(accepted().endpoint(), false);
-                accepting = null;
-                acceptingHello = null;
+                admission.taken();
+                admission.retire(late.endpoint());
+                closeEndpoint(late.endpoint(), false);
             }
             return 0;
         }
-        Pending from = accepted(); // read after lose() and drain(): a handshake during their progress replaced it
-        Handshake.Hello h = Objects.requireNonNull(acceptingHello, "set with accepting");
-        accepting = null;
-        acceptingHello = null;
+        SenderAdmission.Accepted from = admission.accepted(); // read after lose() and drain(): their progress may replace it
+        if (from == null) {
+            return 0; // dropped during that progress (a protocol error on it)
+        }
+        Handshake.Hello h = from.hello();
+        admission.taken();
         generation++;
         endpoint = from.endpoint();
         connection = h.connection();
@@ -257,24 +309,24 @@ public final class ReceiverLink extends LinkLoop {
         reportedReceived = -1;
         reportedConsumed = -1;
         control.clear();
+        try {
+            replies.send(from.endpoint(), new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, landing.window(),
+                    landing.stride()));
+        } catch (UcxException ex) {
+            // the sender gave up waiting (its connect-timeout) and closed: its next attempt is taken
+            log.info("seqlink UCX channel '{}': the connection from {} ended before its handshake completed ({})", local.name(),
+                    from.client(), ex.getMessage());
+            generation++;
+            endpoint = null;
+            admission.retire(from.endpoint());
+            closeEndpoint(from.endpoint(), false);
+            return 1;
+        }
         status.connected(from.client(), epoch, now);
         status.received(received);
-        replies.send(endpoint, new Handshake.Welcome(Handshake.ACCEPTED, "", received + 1, landing.window(), landing.stride()));
-        log.info("seqlink UCX channel '{}': sender linked (epoch {}, resuming at frame {})", local.name(),
-                Long.toHexString(epoch), received + 1);
+        log.info("seqlink UCX channel '{}': sender at {} linked{} (epoch {}, resuming at frame {})", local.name(), from.client(),
+                admission.authenticates() ? ", authenticated" : " WITHOUT authentication", Long.toHexString(epoch), received + 1);
         return 1;
-    }
-
-    private @Nullable String refusal(Handshake.Hello h) {
-        if (!h.channel().equals(local.name())) {
-            return "this receiver carries channel '" + local.name() + "', the sender sends '" + h.channel()
-                    + "': point the sender at the receiver of its channel";
-        }
-        if (h.slotBytes() > slotBytes) {
-            return "the sender's frames are up to " + h.slotBytes() + " B, channel '" + local.name() + "' here has slots of "
-                    + slotBytes + " B: raise slot-size of the receiving channel to at least " + h.slotBytes() + " B";
-        }
-        return null;
     }
 
     /** Sends the STATUS back on the connection's endpoint {@code ep} when it moved, or at a heartbeat. */
@@ -307,6 +359,9 @@ public final class ReceiverLink extends LinkLoop {
         endpoint = null;
         failure = null;
         bye = 0;
+        if (ep != null) {
+            admission.retire(ep);
+        }
         close(ep, orderly);
         if (status.state() != LinkState.FAILED) {
             status.lost(LinkState.RECONNECTING, why, true);
@@ -351,7 +406,7 @@ public final class ReceiverLink extends LinkLoop {
     }
 
     @Override
-    protected void progressFailed(UcxException ex) {
+    protected void progressFailed(RuntimeException ex) {
         if (endpoint != null && failure == null) {
             failure = "UCX failed: " + ex.getMessage();
         }
@@ -375,6 +430,7 @@ public final class ReceiverLink extends LinkLoop {
             generation++;
             UcpEndpoint ep = endpoint;
             endpoint = null;
+            admission.retire(ep);
             close(ep, true);
         }
         return true;
@@ -385,17 +441,9 @@ public final class ReceiverLink extends LinkLoop {
         generation++;
         close(endpoint, false);
         endpoint = null;
-        if (accepting != null) {
-            closeEndpoint(accepting.endpoint(), false);
-        }
-        pending.forEach(p -> closeEndpoint(p.endpoint(), false));
-        pending.clear();
+        admission.closeAll().forEach(ep -> closeEndpoint(ep, false));
         if (listener != null) {
             listener.close();
         }
-    }
-
-    /** An accepted connection waiting for its handshake. */
-    private record Pending(UcpEndpoint endpoint, String client) {
     }
 }

@@ -1,5 +1,7 @@
 package io.seqlink.ucx.link;
 
+import io.seqlink.security.PeerChallenge;
+import io.seqlink.security.SharedSecret;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.LinkState;
 import java.net.InetSocketAddress;
@@ -8,6 +10,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.UcxUtils;
+import org.openucx.jucx.ucp.UcpAmData;
 import org.openucx.jucx.ucp.UcpConstants;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpEndpoint;
@@ -50,6 +53,7 @@ public final class SenderLink extends LinkLoop {
     private final SendsInFlight sends;
     private final MessageHeaders control = new MessageHeaders(16);
     private final String stallMessage;
+    private final @Nullable PeerChallenge challenge;
     private volatile boolean reconnectRequested;
     private volatile boolean abortRequested;
 
@@ -61,6 +65,10 @@ public final class SenderLink extends LinkLoop {
     private @Nullable ByteBuffer hello;
     private @Nullable UcpRequest helloSend;
     private Handshake.@Nullable Welcome welcome;
+    private Handshake.@Nullable Challenge challenged;
+    private byte[] nonce = new byte[0];
+    private @Nullable ByteBuffer proofMessage;
+    private @Nullable UcpRequest proofSend;
     private @Nullable String failure;
     private long bye;
     private boolean everConnected;
@@ -88,33 +96,64 @@ public final class SenderLink extends LinkLoop {
         this.backoffNanos = settings.reconnectMin().toNanos();
         this.stallMessage = "the receiver at " + peer + " sent no heartbeat for " + settings.linkTimeout()
                 + " (link stalled, or the receiver hangs)";
+        SharedSecret secret = settings.security().secret();
+        this.challenge = secret == null ? null : new PeerChallenge(secret);
+        if (challenge != null) {
+            // the JDK's first MAC takes a while (provider look-up): once here, not in the first handshake's connect-timeout
+            challenge.proof(PeerChallenge.Role.INITIATOR, channel, epoch, PeerChallenge.newNonce(), PeerChallenge.newNonce());
+        }
+        if (challenge == null) {
+            log.warn("seqlink UCX channel '{}': the sender to {} links WITHOUT authentication (allow-unauthenticated): it "
+                    + "carries frames to whoever answers at that address", channel, peer);
+        }
     }
 
     @Override
     protected void open(UcpWorker w) {
-        w.setAmRecvHandler(Handshake.WELCOME_ID, (headerAddress, headerSize, data, replyEp) -> {
-            if (data.isDataValid() && phase == Phase.HANDSHAKE) {
-                welcome = Handshake.decodeWelcome(UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength()));
+        w.setAmRecvHandler(Handshake.WELCOME_ID, guard(Handshake.WELCOME_ID, (headerAddress, headerSize, data, replyEp) -> {
+            if (phase == Phase.HANDSHAKE) {
+                welcome = Handshake.decodeWelcome(body(data, "WELCOME"));
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
-        w.setAmRecvHandler(LinkMessages.STATUS, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
+        }));
+        w.setAmRecvHandler(Handshake.CHALLENGE_ID, guard(Handshake.CHALLENGE_ID, (headerAddress, headerSize, data, replyEp) -> {
+            if (phase == Phase.HANDSHAKE) {
+                if (challenged != null) {
+                    throw new MalformedMessageException("a second CHALLENGE on one connection");
+                }
+                challenged = Handshake.decodeChallenge(body(data, "CHALLENGE"));
+            }
+        }));
+        w.setAmRecvHandler(LinkMessages.STATUS, guard(LinkMessages.STATUS, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.STATUS, headerAddress, headerSize);
             if (phase == Phase.CONNECTED && h.getLong(0) == connection) {
                 // within a connection the receiver's counters only grow: keep the maximum whatever the arrival order
                 remoteReceived = Math.max(remoteReceived, Math.min(h.getLong(8), transmitted));
                 remoteConsumed = Math.max(remoteConsumed, Math.min(h.getLong(16), remoteReceived));
                 remoteBeat = h.getLong(24);
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
-        w.setAmRecvHandler(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
-            ByteBuffer h = LinkMessages.header(headerAddress, headerSize);
+        }));
+        w.setAmRecvHandler(LinkMessages.BYE, guard(LinkMessages.BYE, (headerAddress, headerSize, data, replyEp) -> {
+            ByteBuffer h = LinkMessages.header(LinkMessages.BYE, headerAddress, headerSize);
             if (h.getLong(0) == connection) {
                 bye = h.getLong(8);
             }
-            return UcsConstants.STATUS.UCS_OK;
-        });
+        }));
+    }
+
+    /** The data of a handshake message, which is eager (a few dozen bytes) or malformed. */
+    private static ByteBuffer body(UcpAmData data, String what) {
+        if (!data.isDataValid() || data.getLength() > 1 << 16) {
+            throw new MalformedMessageException("a " + what + " of " + data.getLength() + " B sent by rendezvous");
+        }
+        return UcxUtils.getByteBufferView(data.getDataAddress(), (int) data.getLength());
+    }
+
+    @Override
+    protected void refuseMessage(int id, @Nullable UcpEndpoint from, RuntimeException why) {
+        String what = (why instanceof MalformedMessageException ? "" : "handling it failed: ") + why.getMessage();
+        status.refused(LinkStatus.Refusal.PROTOCOL, "message " + id + " from the receiver at " + peer + ": " + what);
+        log.warn("seqlink UCX channel '{}': refusing a message (id {}) from the receiver at {}: {}", channel, id, peer, what);
+        fail(generation, "a protocol error: " + what);
     }
 
     @Override
@@ -141,6 +180,10 @@ public final class SenderLink extends LinkLoop {
                         && helloSend.getStatus() != UcsConstants.STATUS.UCS_OK) {
                     failure = "the handshake could not be sent (" + UcxStatus.name(helloSend.getStatus()) + ")";
                 }
+                if (failure == null && challenged != null && proofSend == null) {
+                    answer(challenged, now);
+                    return 1;
+                }
                 if (failure != null) {
                     lose(failure, now);
                 } else if (welcome != null) {
@@ -161,12 +204,16 @@ public final class SenderLink extends LinkLoop {
         connection = epoch + gen; // unique per connection: the receiver ignores messages of any other
         failure = null;
         welcome = null;
+        challenged = null;
+        proofMessage = null;
+        proofSend = null;
+        nonce = challenge == null ? new byte[0] : PeerChallenge.newNonce();
         bye = 0;
         try {
             endpoint = worker().newEndpoint(new UcpEndpointParams().setSocketAddress(peer).setPeerErrorHandlingMode()
                     .setName(name).setErrorHandler((ep, code, message) -> fail(gen, "endpoint error: " + message)));
             hello = Handshake.encode(new Handshake.Hello(channel, epoch, connection, window.window(), window.slotBytes(),
-                    window.credited() + 1, window.staged()));
+                    window.credited() + 1, window.staged(), nonce));
             helloSend = endpoint.sendAmNonBlocking(Handshake.HELLO_ID, 0, 0, UcxUtils.getAddress(hello), hello.remaining(),
                     UcpConstants.UCP_AM_SEND_FLAG_REPLY, null);
             phase = Phase.HANDSHAKE;
@@ -176,6 +223,37 @@ public final class SenderLink extends LinkLoop {
         }
     }
 
+    /** The receiver's challenge: its proof checked, this sender's sent (on the link thread, outside progress). */
+    private void answer(Handshake.Challenge c, long now) {
+        PeerChallenge mine = challenge;
+        if (mine == null) {
+            refused(LinkStatus.Refusal.AUTHENTICATION, "the receiver requires authentication and this sender has no secret: "
+                    + "set seqlink.ucx.senders." + channel + ".secret or secret-file (BridgeSettings.withSecret) to the "
+                    + "receiver's secret", now);
+            return;
+        }
+        if (!mine.verify(c.proof(), PeerChallenge.Role.RESPONDER, channel, epoch, nonce, c.nonce())) {
+            refused(LinkStatus.Refusal.AUTHENTICATION, "the receiver at " + peer + " did not prove the shared secret: give both "
+                    + "ends of channel '" + channel + "' the same secret (or check that " + peer + " is its receiver)", now);
+            return;
+        }
+        ByteBuffer message = Handshake.encode(new Handshake.Proof(connection,
+                mine.proof(PeerChallenge.Role.INITIATOR, channel, epoch, nonce, c.nonce())));
+        proofMessage = message;
+        proofSend = liveEndpoint().sendAmNonBlocking(Handshake.PROOF_ID, 0, 0, UcxUtils.getAddress(message), message.remaining(),
+                UcpConstants.UCP_AM_SEND_FLAG_REPLY, null);
+    }
+
+    /** Ends this attempt as refused ({@code why}, counted as {@code kind}) and tries again after the longest backoff. */
+    private void refused(LinkStatus.Refusal kind, String why, long now) {
+        status.refused(kind, why);
+        log.error("seqlink UCX channel '{}': {}", channel, why);
+        drop(false);
+        status.lost(LinkState.REFUSED, why, false);
+        backoffNanos = settings.reconnectMax().toNanos();
+        retryAtNanos = now + backoffNanos;
+    }
+
     private void accept(Handshake.Welcome w, long now) {
         if (w.status() != Handshake.ACCEPTED) {
             log.error("seqlink UCX channel '{}': the receiver at {} refused the link: {}", channel, peer, w.reason());
@@ -183,6 +261,11 @@ public final class SenderLink extends LinkLoop {
             status.lost(LinkState.REFUSED, "the receiver refused the link: " + w.reason(), false);
             backoffNanos = settings.reconnectMax().toNanos();
             retryAtNanos = now + backoffNanos;
+            return;
+        }
+        if (challenge != null && proofSend == null) {
+            refused(LinkStatus.Refusal.AUTHENTICATION, "the receiver at " + peer + " accepted the link without authenticating "
+                    + "(it has no secret): configure the same secret on the receiver of channel '" + channel + "'", now);
             return;
         }
         long resume = w.resumeFrom();
@@ -337,6 +420,9 @@ public final class SenderLink extends LinkLoop {
         control.clear();
         hello = null;
         helloSend = null;
+        proofMessage = null;
+        proofSend = null;
+        challenged = null;
     }
 
     private void fail(long gen, String why) {
@@ -360,7 +446,7 @@ public final class SenderLink extends LinkLoop {
     }
 
     @Override
-    protected void progressFailed(UcxException ex) {
+    protected void progressFailed(RuntimeException ex) {
         fail(generation, "UCX failed: " + ex.getMessage());
     }
 

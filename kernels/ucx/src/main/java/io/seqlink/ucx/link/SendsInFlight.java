@@ -1,6 +1,7 @@
 package io.seqlink.ucx.link;
 
 import org.jspecify.annotations.Nullable;
+import org.openucx.jucx.ucp.UcpConstants;
 import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpRequest;
 import org.openucx.jucx.ucs.UcsConstants;
@@ -45,9 +46,10 @@ final class SendsInFlight {
         int i = (head + size) % capacity;
         headers.put(i, connection, from, to, bytes);
         first[i] = from;
-        // no callback (see LinkMessages.sendControl): completion and status are read from the request
+        // no callback (see LinkMessages.sendControl): completion and status are read from the request; REPLY: the
+        // receiver takes frames only from the endpoint that authenticated, which the reply endpoint names
         requests[i] = ep.sendAmNonBlocking(LinkMessages.FRAMES, headers.address(i), LinkMessages.HEADER_BYTES, address, bytes,
-                0, null);
+                UcpConstants.UCP_AM_SEND_FLAG_REPLY, null);
         size++;
     }
 

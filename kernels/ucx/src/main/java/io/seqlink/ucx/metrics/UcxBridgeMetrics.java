@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * Meters of the UCX bridges, tagged {@code channel} and {@code role}: {@code seqlink.ucx.connected}
  * (1 or 0), {@code seqlink.ucx.lag} (frames taken, not yet acknowledged across the link),
  * {@code seqlink.ucx.in.flight}, {@code seqlink.ucx.frames} (acknowledged), {@code seqlink.ucx.bytes},
- * {@code seqlink.ucx.reconnects}, {@code seqlink.ucx.resent}. Each reads the bridge's snapshot when
+ * {@code seqlink.ucx.reconnects}, {@code seqlink.ucx.resent}, and what the end refused:
+ * {@code seqlink.ucx.refused.handshakes}, {@code seqlink.ucx.auth.failures}, {@code seqlink.ucx.protocol.errors},
+ * {@code seqlink.ucx.refused.senders}. Each reads the bridge's snapshot when
  * scraped; before the bridge opens, gauges read NaN and counters 0.
  */
 public class UcxBridgeMetrics implements MeterBinder {
@@ -46,6 +48,14 @@ public class UcxBridgeMetrics implements MeterBinder {
             counter(registry, "seqlink.ucx.bytes", "payload bytes carried", tags, e, BridgeSnapshot::bytes);
             counter(registry, "seqlink.ucx.reconnects", "links lost and opened again", tags, e, BridgeSnapshot::reconnects);
             counter(registry, "seqlink.ucx.resent", "frames carried again after a reconnect", tags, e, BridgeSnapshot::resent);
+            counter(registry, "seqlink.ucx.refused.handshakes", "handshakes refused (address not allowed, another channel, "
+                    + "a slot too large, too many waiting)", tags, e, s -> s.refusals().handshakes());
+            counter(registry, "seqlink.ucx.auth.failures", "peers that did not prove the shared secret", tags, e,
+                    s -> s.refusals().authFailures());
+            counter(registry, "seqlink.ucx.protocol.errors", "malformed messages, or messages from an endpoint they do not "
+                    + "belong to", tags, e, s -> s.refusals().protocolErrors());
+            counter(registry, "seqlink.ucx.refused.senders", "second senders of the channel refused while its link was live",
+                    tags, e, s -> s.refusals().senders());
         }
     }
 

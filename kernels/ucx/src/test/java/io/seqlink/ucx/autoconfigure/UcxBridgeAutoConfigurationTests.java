@@ -32,6 +32,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 class UcxBridgeAutoConfigurationTests {
 
+    private static final String RX_SECRET = "seqlink.ucx.receivers.frames.secret=autoconfigure-test-secret-0123";
+    private static final String TX_SECRET = "seqlink.ucx.senders.frames.secret=autoconfigure-test-secret-0123";
+
+
     private static final String[] FRAMES = { "seqlink.backend=emulated", "seqlink.verify.enabled=false",
         "seqlink.channels.frames.producer=0", "seqlink.channels.frames.consumers=1", "seqlink.channels.frames.slots=16",
         "seqlink.channels.frames.slot-size=256B", "seqlink.ucx.config.TLS=tcp" };
@@ -53,7 +57,7 @@ class UcxBridgeAutoConfigurationTests {
     @Test
     void withoutTheJucxJarTheBridgesBackOffAndTheChannelsStillWork() {
         runner.withClassLoader(new FilteredClassLoader(UcpContext.class))
-                .withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(context -> {
+                .withPropertyValues(RX_SECRET, "seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(UcxBridges.class);
                     assertThat(context).hasBean("frames");
                 });
@@ -74,8 +78,8 @@ class UcxBridgeAutoConfigurationTests {
     @Test
     void everyConfigurationProblemIsReportedAtOnceNamingItsProperty() {
         assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
-        runner.withPropertyValues("seqlink.ucx.senders.frames.peer=nowhere", "seqlink.ucx.senders.frames.consumer-device=7",
-                "seqlink.ucx.senders.other.peer=10.0.0.2:13337", "seqlink.ucx.senders.other.consumer-device=1",
+        runner.withPropertyValues(TX_SECRET, "seqlink.ucx.senders.frames.peer=nowhere", "seqlink.ucx.senders.frames.consumer-device=7",
+                "seqlink.ucx.senders.other.secret=autoconfigure-test-secret-0123", "seqlink.ucx.senders.other.peer=10.0.0.2:13337", "seqlink.ucx.senders.other.consumer-device=1",
                 "seqlink.ucx.link.window=0").run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(configurationFailure(context.getStartupFailure()).getMessage()).contains("seqlink.ucx.senders.frames.peer", "seqlink.ucx.senders.frames.consumer-device",
@@ -86,13 +90,13 @@ class UcxBridgeAutoConfigurationTests {
     @Test
     void aReceiverContextsChannelListenerGetsEveryFrameASenderContextPublishes() {
         assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
-        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").withBean(Collector.class)
+        runner.withPropertyValues(RX_SECRET, "seqlink.ucx.receivers.frames.listen=127.0.0.1:0").withBean(Collector.class)
                 .withBean(SimpleMeterRegistry.class).run(receiver -> {
                     assertThat(receiver).hasNotFailed();
                     ReceivingBridge in = (ReceivingBridge) receiver.getBean("ucxReceivers", UcxBridges.class).bridges().get("frames");
                     int port = in.boundAddress().getPort();
                     runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
-                            "seqlink.ucx.senders.frames.peer=127.0.0.1:" + port, "seqlink.ucx.senders.frames.consumer-device=2")
+                            TX_SECRET, "seqlink.ucx.senders.frames.peer=127.0.0.1:" + port, "seqlink.ucx.senders.frames.consumer-device=2")
                             .withBean(Collector.class).run(sender -> {
                                 assertThat(sender).hasNotFailed();
                                 PublishChannel frames = sender.getBean("frames", PublishChannel.class);
@@ -125,10 +129,10 @@ class UcxBridgeAutoConfigurationTests {
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:" + port).withBean(Collector.class).run(receiver -> {
+        runner.withPropertyValues(RX_SECRET, "seqlink.ucx.receivers.frames.listen=127.0.0.1:" + port).withBean(Collector.class).run(receiver -> {
             assertThat(receiver).hasNotFailed();
             runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
-                    "seqlink.ucx.senders.frames.peer=127.0.0.1:" + port, "seqlink.ucx.senders.frames.consumer-device=2")
+                    TX_SECRET, "seqlink.ucx.senders.frames.peer=127.0.0.1:" + port, "seqlink.ucx.senders.frames.consumer-device=2")
                     .withBean(Collector.class).run(sender -> {
                         assertThat(sender).hasNotFailed();
                         PublishChannel frames = sender.getBean("frames", PublishChannel.class);
@@ -153,6 +157,49 @@ class UcxBridgeAutoConfigurationTests {
         });
     }
 
+    @Test
+    void aReceiverWithoutASecretFailsStartupNamingThePropertyAndTheFix() {
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(configurationFailure(context.getStartupFailure()).getMessage()).contains(
+                    "seqlink.ucx.receivers.frames.secret", "secret-file", "allow-unauthenticated: true", "openssl rand");
+        });
+    }
+
+    @Test
+    void aSenderWithoutASecretFailsStartupLikewise() {
+        runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
+                "seqlink.ucx.senders.frames.peer=10.0.0.2:13337", "seqlink.ucx.senders.frames.consumer-device=2").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(configurationFailure(context.getStartupFailure()).getMessage()).contains(
+                            "seqlink.ucx.senders.frames.secret", "allow-unauthenticated");
+                });
+    }
+
+    @Test
+    void aShortSecretAndAWildcardListenAddressFailStartupNamingTheirProperties() {
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=0.0.0.0:13337", "seqlink.ucx.receivers.frames.secret=short")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    String message = configurationFailure(context.getStartupFailure()).getMessage();
+                    assertThat(message).contains("seqlink.ucx.receivers.frames.secret", "fewer than 16")
+                            .doesNotContain("=short").doesNotContain(" short");
+                    assertThat(message).contains("seqlink.ucx.receivers.frames.listen", "allow-wildcard: true", "10.0.0.2:13337");
+                });
+    }
+
+    @Test
+    void anExplicitOptOutStartsAReceiverWithoutASecretAndTheSecretNeverShowsInTheProperties() {
+        assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
+        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0",
+                "seqlink.ucx.receivers.frames.allow-unauthenticated=true").run(context -> assertThat(context).hasNotFailed());
+        runner.withPropertyValues(RX_SECRET, "seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(UcxBridgeProperties.class).toString()).doesNotContain("autoconfigure-test-secret")
+                    .contains("secret=redacted");
+        });
+    }
+
     private static void offer(PublishChannel frames, int from, int to) {
         for (int i = from; i <= to; i++) {
             byte[] payload = { (byte) i, (byte) (i >> 8) };
@@ -170,7 +217,7 @@ class UcxBridgeAutoConfigurationTests {
             closed = s.getLocalPort(); // nobody listens there once it is closed
         }
         runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
-                "seqlink.ucx.senders.frames.peer=127.0.0.1:" + closed, "seqlink.ucx.senders.frames.consumer-device=2",
+                TX_SECRET, "seqlink.ucx.senders.frames.peer=127.0.0.1:" + closed, "seqlink.ucx.senders.frames.consumer-device=2",
                 "seqlink.ucx.link.connect-timeout=300ms").run(context -> {
                     assertThat(context).hasNotFailed();
                     HealthIndicator child = child(context, "frames-send");
@@ -186,11 +233,11 @@ class UcxBridgeAutoConfigurationTests {
     @Test
     void aSenderTheReceiverRefusesIsRefusedInHealthSayingWhatToRaise() {
         assumeTrue(UcxEnvironment.probe().available(), () -> "UCX test skipped: " + UcxEnvironment.probe().problem());
-        runner.withPropertyValues("seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(receiver -> {
+        runner.withPropertyValues(RX_SECRET, "seqlink.ucx.receivers.frames.listen=127.0.0.1:0").run(receiver -> {
             assertThat(receiver).hasNotFailed();
             ReceivingBridge in = (ReceivingBridge) receiver.getBean("ucxReceivers", UcxBridges.class).bridges().get("frames");
             runner.withPropertyValues("seqlink.emulated.device-count=3", "seqlink.channels.frames.consumers=1,2",
-                    "seqlink.channels.frames.slot-size=1KB", "seqlink.ucx.senders.frames.peer=127.0.0.1:" + in.boundAddress().getPort(),
+                    "seqlink.channels.frames.slot-size=1KB", TX_SECRET, "seqlink.ucx.senders.frames.peer=127.0.0.1:" + in.boundAddress().getPort(),
                     "seqlink.ucx.senders.frames.consumer-device=2").run(sender -> {
                         assertThat(sender).hasNotFailed();
                         Health h = awaitHealth(child(sender, "frames-send"), x -> "REFUSED".equals(x.getDetails().get("state")));

@@ -7,6 +7,7 @@ import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.security.SharedSecret;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.ReceivingBridge;
 import io.seqlink.ucx.SendingBridge;
@@ -103,7 +104,9 @@ class UcxBridgeBenchmarkTests {
                 got.incrementAndGet();
             });
             b.start();
-            BridgeSettings settings = BridgeSettings.defaults().withWindow(WINDOW);
+            // authenticated, as a deployment is: the handshake costs per connection, never per frame
+            BridgeSettings settings = BridgeSettings.defaults().withWindow(WINDOW)
+                    .withSecret(SharedSecret.of("benchmark-secret-0123456789abcdef", "UcxBridgeBenchmarkTests"));
             ReceivingBridge rx = ucx.openReceiver(in, new InetSocketAddress("127.0.0.1", 0), settings);
             SendingBridge tx = ucx.openSender(out, 1, rx.boundAddress(), settings);
             a.start();

@@ -47,12 +47,25 @@ class UcxBridgeHealthIndicatorTests {
         assertThat(h.getDetails()).containsEntry("state", "not open yet");
     }
 
+    @Test
+    void recentRefusalsShowAsADetailWithTheirCountsAndTheLatestPeer() {
+        BridgeSnapshot.Refusals r = new BridgeSnapshot.Refusals(0, 0, 0, 1, "a second sender of channel 'frames' (from /10.0.0.9:4000)",
+                1_500);
+        BridgeSnapshot s = snapshot(LinkState.CONNECTED, null);
+        Health h = health(new BridgeSnapshot(s.channel(), s.role(), s.state(), s.peer(), s.problem(), s.epoch(), s.staged(), s.sent(),
+                s.received(), s.consumed(), s.bytes(), s.reconnects(), s.resent(), s.waitingForCredit(), s.peerSilentMillis(), r));
+        assertThat(h.getStatus()).isEqualTo(Status.UP);
+        assertThat(h.getDetails()).containsKey("refusals");
+        assertThat(h.getDetails().get("refusals").toString()).contains("senders=1", "/10.0.0.9:4000", "lastSecondsAgo=1");
+        assertThat(health(snapshot(LinkState.CONNECTED, null)).getDetails()).doesNotContainKey("refusals");
+    }
+
     private static Health health(BridgeSnapshot s) {
         return new UcxBridgeHealthIndicator(() -> s).health(true);
     }
 
     private static BridgeSnapshot snapshot(LinkState state, @Nullable String problem) {
         return new BridgeSnapshot("frames", BridgeSnapshot.Role.SEND, state, "/10.0.0.2:13337", problem, 7, 130, 110, 100, 100,
-                4096, 2, 64, true, 3100);
+                4096, 2, 64, true, 3100, BridgeSnapshot.Refusals.NONE);
     }
 }

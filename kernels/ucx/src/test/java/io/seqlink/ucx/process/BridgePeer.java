@@ -4,6 +4,7 @@ import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.security.SharedSecret;
 import io.seqlink.ucx.BridgeSettings;
 import io.seqlink.ucx.BridgeSnapshot;
 import io.seqlink.ucx.ReceivingBridge;
@@ -35,6 +36,8 @@ public final class BridgePeer {
     static final Duration HEARTBEAT = Duration.ofMillis(50);
     static final Duration LINK_TIMEOUT = Duration.ofMillis(600);
     static final Duration CONNECT_TIMEOUT = Duration.ofMillis(500);
+    /** The secret both test processes share unless {@code -Dseqlink-test.secret} gives another. */
+    static final String SECRET = "two-process-test-secret-0123456789";
 
     private BridgePeer() {
     }
@@ -43,7 +46,8 @@ public final class BridgePeer {
         String mode = args[0];
         int slotBytes = Integer.parseInt(args[2]);
         ChannelSpec spec = ChannelSpec.builder("frames").producer(0).consumers(1).slots(256).slotBytes(slotBytes).build();
-        BridgeSettings settings = BridgeSettings.defaults().withWindow(128).withTimeouts(HEARTBEAT, LINK_TIMEOUT, CONNECT_TIMEOUT);
+        BridgeSettings settings = BridgeSettings.defaults().withWindow(128).withTimeouts(HEARTBEAT, LINK_TIMEOUT, CONNECT_TIMEOUT)
+                .withSecret(SharedSecret.of(System.getProperty("seqlink-test.secret", SECRET), "-Dseqlink-test.secret"));
         try (SeqlinkRuntime runtime = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
                 UcxTransport ucx = UcxTransport.open(Map.of("TLS", "tcp"))) {
             PublishChannel channel = runtime.openChannel(spec);
@@ -119,7 +123,9 @@ public final class BridgePeer {
             BridgeSnapshot s = bridge.snapshot();
             System.out.println("STATUS state=" + s.state() + " staged=" + s.staged() + " sent=" + s.sent() + " received="
                     + s.received() + " consumed=" + s.consumed() + " reconnects=" + s.reconnects() + " resent=" + s.resent()
-                    + " epoch=" + s.epoch() + " " + extra.get() + " problem=" + String.valueOf(s.problem()).replace(' ', '_'));
+                    + " epoch=" + s.epoch() + " refusedHandshakes=" + s.refusals().handshakes() + " authFailures="
+                    + s.refusals().authFailures() + " protocolErrors=" + s.refusals().protocolErrors() + " refusedSenders="
+                    + s.refusals().senders() + " " + extra.get() + " problem=" + String.valueOf(s.problem()).replace(' ', '_'));
             stdin.join(50);
         }
         System.out.println("CLOSED " + bridge.close(Duration.ofSeconds(5)) + " " + extra.get());

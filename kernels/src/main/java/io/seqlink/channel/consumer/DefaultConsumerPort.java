@@ -71,10 +71,11 @@ public final class DefaultConsumerPort implements ConsumerPort {
      * @param pushTargets     where a push transport adds the replica the producer's publish step must write
      * @param onQuiet         runs once the port's memory guard is shut and empty (the channel counts quiet guards)
      * @param onDeath         the channel's consumer-failure policy, run once when the consumer dies
+     * @param bell            the channel's publish bell, whose slot {@code bellSlot} the port's dozing loop arms
      */
     public DefaultConsumerPort(Backend backend, ChannelSpec spec, int device, Transport transport, Memory producerControl,
             Memory producerRing, @Nullable MappedBuffer doorbells, ProducerView producer, List<PublishBinding.PushTarget> pushTargets,
-            List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath) {
+            List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath, PublishBell bell, int bellSlot) {
         this.channel = spec.name();
         this.device = device;
         this.transport = Objects.requireNonNull(transport, "transport for consumer " + device);
@@ -99,7 +100,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
                 stall, seat, guard, armed, spec.geometry(), spec.delivery() == Delivery.LATEST, spec.maxPublishBatch());
         this.deliveries = new DeliveryContext(channel, device, spec.geometry(), steps, attempts, counters, latency, producer,
                 armed != null);
-        this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall);
+        this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall, bell, bellSlot);
     }
 
     // ---- description ------------------------------------------------------------------------------------------
@@ -151,6 +152,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribe(handler, l -> new HostFrameDelivery(deliveries, frames, handler));
+        seat.wakeLoop(); // a dozing loop armed no bell for a port without a listener
         return this;
     }
 
@@ -159,6 +161,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribe(handler, l -> new HostBatchDelivery(deliveries, frames, handler));
+        seat.wakeLoop();
         return this;
     }
 
@@ -166,6 +169,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
     public ConsumerPort subscribeDevice(DeviceFrameHandler handler) {
         checkDeviceListener(handler);
         subscriptions.subscribe(handler, l -> deviceDelivery(handler));
+        seat.wakeLoop();
         return this;
     }
 
@@ -179,6 +183,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribeIfNone(handler, l -> new HostFrameDelivery(deliveries, frames, handler), policy, errors);
+        seat.wakeLoop();
         return this;
     }
 
@@ -187,6 +192,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribeIfNone(handler, l -> new HostBatchDelivery(deliveries, frames, handler), policy, errors);
+        seat.wakeLoop();
         return this;
     }
 
@@ -194,6 +200,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
     public ConsumerPort subscribeDeviceIfNone(DeviceFrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
         checkDeviceListener(handler);
         subscriptions.subscribeIfNone(handler, l -> deviceDelivery(handler), policy, errors);
+        seat.wakeLoop();
         return this;
     }
 
@@ -281,6 +288,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
     public boolean resume() {
         if (life.resume()) {
             stall.progress();
+            seat.wakeLoop(); // a dozing loop armed no bell for a paused port
             return true;
         }
         return false;

@@ -1,5 +1,6 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.channel.ConsumerState;
 import java.util.function.LongPredicate;
 
 /**
@@ -14,6 +15,8 @@ import java.util.function.LongPredicate;
  * <tr><td>{@link #poll}</td><td>the engaged device loop thread (any other gets 0)</td></tr>
  * <tr><td>{@link #inListener}, {@link #listenerCalls}, {@link #delegate}</td><td>the launcher's watchdog</td></tr>
  * <tr><td>{@link #checkStall}</td><td>the launcher's watchdog thread (the stall counter's one writer)</td></tr>
+ * <tr><td>{@link #armWake}</td><td>the engaged device loop thread, as it dozes</td></tr>
+ * <tr><td>{@link #disarmWake}</td><td>any thread (the loop as it wakes, the launcher as it removes the port)</td></tr>
  * </table>
  */
 public final class PortDriver {
@@ -23,9 +26,17 @@ public final class PortDriver {
     private final Rounds rounds;
     private final Attempts attempts;
     private final LongPredicate stallCheck;
+    private final PublishBell bell;
+    private final int bellSlot;
 
-    /** @param stallCheck the port's stall check at a given time: whether it is stalled now */
-    PortDriver(DefaultConsumerPort port, PollerSeat seat, Rounds rounds, Attempts attempts, LongPredicate stallCheck) {
+    /**
+     * @param stallCheck the port's stall check at a given time: whether it is stalled now
+     * @param bell       the channel's publish bell, of which {@code bellSlot} is the port's
+     */
+    PortDriver(DefaultConsumerPort port, PollerSeat seat, Rounds rounds, Attempts attempts, LongPredicate stallCheck,
+            PublishBell bell, int bellSlot) {
+        this.bell = bell;
+        this.bellSlot = bellSlot;
         this.port = port;
         this.seat = seat;
         this.rounds = rounds;
@@ -90,6 +101,26 @@ public final class PortDriver {
     /** The watchdog's look at the port: whether it is stalled now. */
     public boolean checkStall(long nowNanos) {
         return stallCheck.test(nowNanos);
+    }
+
+    /**
+     * The loop is about to doze (or doze on): while the port is active and has a listener, arms the channel's publish
+     * bell with {@code waker}, so that the next publish runs it, and fences, so that a look at the port's
+     * {@code backlog()} after this sees every publish that did not; otherwise empties the port's slot (a resume or a
+     * new listener unparks the engaged loop instead). True when armed. The engaged loop thread.
+     */
+    public boolean armWake(Runnable waker) {
+        if (port.subscribed() && port.state() == ConsumerState.ACTIVE) {
+            bell.arm(bellSlot, waker);
+            return true;
+        }
+        bell.disarm(bellSlot);
+        return false;
+    }
+
+    /** The loop is awake, or no longer drives the port: publishes stop running its waker. Any thread. */
+    public void disarmWake() {
+        bell.disarm(bellSlot);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ProducerView;
+import io.seqlink.channel.consumer.PublishBell;
 import io.seqlink.channel.producer.Producer;
 import io.seqlink.channel.producer.ProducerTransport;
 import io.seqlink.layout.RingGeometry;
@@ -50,12 +51,15 @@ final class DefaultPublishChannel implements PublishChannel {
     private final DefaultConsumerPort[] ports;
     private final List<Integer> consumerDevices;
     private final Producer calls;
+    /** Rung by every publish step: wakes the consumers' dozing device loops. */
+    private final PublishBell bell;
 
     DefaultPublishChannel(Backend backend, ChannelSpec spec, Map<Integer, Transport> transports, ChannelEvents events) {
         this.spec = spec;
         this.geometry = spec.geometry();
         this.life = new ChannelLife(this, events, spec.consumers().size());
         this.consumerDevices = List.copyOf(spec.consumers());
+        this.bell = new PublishBell(consumerDevices.size());
         List<AutoCloseable> resources = life.resources();
         boolean ok = false;
         try {
@@ -68,7 +72,8 @@ final class DefaultPublishChannel implements PublishChannel {
                 int device = consumerDevices.get(i);
                 Transport transport = Objects.requireNonNull(transports.get(device), "Channels.open checked every consumer's");
                 ports[i] = new DefaultConsumerPort(backend, spec, device, transport, producer.control(), producer.ring(),
-                        producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause));
+                        producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause),
+                        bell, i);
             }
             producer.bindPublish(spec.maxPublishBatch(), pushTargets);
             ok = true;
@@ -77,7 +82,7 @@ final class DefaultPublishChannel implements PublishChannel {
                 life.freeNow();
             }
         }
-        this.calls = new Producer(spec, producer, life, this::slowestAcknowledged);
+        this.calls = new Producer(spec, producer, life, this::slowestAcknowledged, bell::ring);
         log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B, {}, {}", spec.name(), spec.producer(),
                 consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());

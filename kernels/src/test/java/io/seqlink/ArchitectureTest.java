@@ -118,7 +118,17 @@ class ArchitectureTest {
         assertThat(publicTypes).as("public types of the channel's implementation: each is a seam another package must "
                 + "reach (the runtime, the launcher, the channel that wires producer and consumers)")
                 .containsExactlyInAnyOrder("Channels", "ChannelEvents", "DefaultConsumerPort", "PortDriver", "ProducerView",
-                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "MemoryGuard");
+                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "MemoryGuard",
+                        "PublishBell");
+    }
+
+    @Test
+    void theLauncherArmsPublishBellsOnlyThroughItsPortDriver() {
+        noClasses().that().resideInAPackage("io.seqlink.launcher..")
+                .should().dependOnClassesThat().haveSimpleName("PublishBell")
+                .because("PortDriver.armWake arms a port's bell only while the port is active and has a listener: a loop "
+                        + "that armed a paused port's bell would be woken by every publish it cannot take")
+                .check(kernels);
     }
 
     @Test

@@ -15,8 +15,8 @@ import java.util.function.LongPredicate;
  * <tr><td>{@link #poll}</td><td>the engaged device loop thread (any other gets 0)</td></tr>
  * <tr><td>{@link #inListener}, {@link #listenerCalls}, {@link #delegate}</td><td>the launcher's watchdog</td></tr>
  * <tr><td>{@link #checkStall}</td><td>the launcher's watchdog thread (the stall counter's one writer)</td></tr>
- * <tr><td>{@link #armWake}</td><td>the engaged device loop thread, as it dozes</td></tr>
- * <tr><td>{@link #disarmWake}</td><td>any thread (the loop as it wakes, the launcher as it removes the port)</td></tr>
+ * <tr><td>{@link #armWake}, {@link #disarmWake}</td><td>any thread (each one atomic step on the port's slot of the bell):
+ *     the device loop arms as it dozes and disarms as it wakes, the launcher disarms as it removes the port</td></tr>
  * </table>
  */
 public final class PortDriver {
@@ -107,7 +107,8 @@ public final class PortDriver {
      * The loop is about to doze (or doze on): while the port is active and has a listener, arms the channel's publish
      * bell with {@code waker}, so that the next publish runs it, and fences, so that a look at the port's
      * {@code backlog()} after this sees every publish that did not; otherwise empties the port's slot (a resume or a
-     * new listener unparks the engaged loop instead). True when armed. The engaged loop thread.
+     * new listener unparks the engaged loop instead). True when armed. Any thread; the device loop calls it as it
+     * dozes.
      */
     public boolean armWake(Runnable waker) {
         if (port.subscribed() && port.state() == ConsumerState.ACTIVE) {

@@ -119,7 +119,7 @@ class ArchitectureTest {
                 + "reach (the runtime, the launcher, the channel that wires producer and consumers)")
                 .containsExactlyInAnyOrder("Channels", "ChannelEvents", "DefaultConsumerPort", "PortDriver", "ProducerView",
                         "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "MemoryGuard",
-                        "ChannelExport", "AttachedChannels");
+                        "ChannelExport", "AttachedChannels", "PublishBell");
     }
 
     @Test
@@ -133,6 +133,15 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("io.seqlink.channel.shared..")
                 .because("a port and a producer do not know whether a process boundary is behind them: the link "
                         + "(Transport.SHARED_MEMORY) and the channel's gating carry it")
+                .check(kernels);
+    }
+
+    @Test
+    void theLauncherArmsPublishBellsOnlyThroughItsPortDriver() {
+        noClasses().that().resideInAPackage("io.seqlink.launcher..")
+                .should().dependOnClassesThat().haveSimpleName("PublishBell")
+                .because("PortDriver.armWake arms a port's bell only while the port is active and has a listener: a loop "
+                        + "that armed a paused port's bell would be woken by every publish it cannot take")
                 .check(kernels);
     }
 

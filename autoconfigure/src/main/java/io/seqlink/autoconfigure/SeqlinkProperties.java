@@ -187,9 +187,9 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      * How the launcher drives consumers: one loop thread per consumer device.
      *
      * @param idleStrategy   What a device loop does when a pass found no frames: 'backoff' (spin 100 µs after a pass that found work, then spin, yield, then park up
-     *                       to 100 µs; after 100 ms with every consumer caught up, doze until a frame waits: an idle
-     *                       service costs a small fraction of a core, and the first frame after a quiet period waits
-     *                       up to 20 ms more), 'low-latency' (the same without the doze: a few % of a core per device
+     *                       to 100 µs; after 100 ms with every consumer caught up, doze until a publish wakes the
+     *                       loop: an idle service costs well under 1 % of a core, and the first frame after a quiet
+     *                       period waits for its loop thread to wake), 'low-latency' (the same without the doze: a few % of a core per device
      *                       loop while idle), 'busy-spin' (lowest latency, a full core per device), 'yield', or 'park'
      *                       (100 µs).
      * @param batchSize      Most frames one consume round takes, 1 to 65536.

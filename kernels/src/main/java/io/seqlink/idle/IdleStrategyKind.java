@@ -12,16 +12,16 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * sharing and measured no slower than an unpadded hand-written copy (docs/architecture.md, "Idle
  * strategies"). What a device loop does after a pass that found no work; a loop whose kind
  * {@linkplain #dozes() dozes} also stops looking every few microseconds once its device has been quiet for
- * a while (the launcher's doze: every consumer caught up for 100 ms, then parks of 1 ms doubling up to
- * 20 ms, looking only at whether frames wait). Each call of {@link #create()} gives a new instance for one
+ * a while (the launcher's doze: every consumer caught up for 100 ms, then a park until a publish for one of its
+ * consumers unparks it). Each call of {@link #create()} gives a new instance for one
  * thread; safe from any thread.
  */
 public enum IdleStrategyKind {
     /**
      * Spin for 100 µs after a pass that found work, then spin 100 times, yield 10 times, then park from 1 µs
-     * doubling up to 100 µs; after 100 ms without work, doze (the default: frames of a steady flow are seen within a
-     * spin, an idle service costs a small fraction of a core, and the first frame after a quiet period waits up to
-     * 20 ms more).
+     * doubling up to 100 µs; after 100 ms without work, doze until a publish wakes the loop (the default: frames of a
+     * steady flow are seen within a spin, an idle service costs well under 1 % of a core, and the first frame after a
+     * quiet period waits for its loop thread to be unparked).
      */
     BACKOFF(IdleStrategyKind::backoff, true),
     /** The same back-off, never dozing: a frame after a quiet period waits at most about 100 µs; each device loop costs a few % of a core while idle. */

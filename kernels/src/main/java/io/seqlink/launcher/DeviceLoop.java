@@ -38,6 +38,8 @@ final class DeviceLoop implements Runnable {
     private final int batchSize;
     private final IdleStrategy idle;
     private final Doze doze;
+    /** Runs on a publishing thread when a frame comes for a port of the dozing loop: {@link #wake()}. Made once. */
+    private final Runnable waker = this::wake;
     /** Called when the loop stops dozing: the watchdog ticks again (it sleeps while every loop dozes). */
     private final Runnable awake;
     private final HandoffRule handoff;
@@ -63,12 +65,12 @@ final class DeviceLoop implements Runnable {
     /** The doze whose ports the watchdog checked for stalls once (watchdog thread only). */
     private long stallCheckedDoze;
 
-    DeviceLoop(int device, int batchSize, IdleStrategy idle, boolean dozes, Runnable awake, long handoffNanos) {
+    DeviceLoop(int device, int batchSize, IdleStrategy idle, boolean dozes, Doze.Times dozeTimes, Runnable awake, long handoffNanos) {
         this.device = device;
         this.handoff = new HandoffRule(handoffNanos);
         this.batchSize = batchSize;
         this.idle = idle;
-        this.doze = new Doze(dozes);
+        this.doze = new Doze(dozes, dozeTimes);
         this.awake = awake;
     }
 
@@ -85,6 +87,7 @@ final class DeviceLoop implements Runnable {
                 port.engage(t);
             }
         }
+        wake(); // a dozing loop arms the new port's bell (or finds its frames) on its next pass
     }
 
     void remove(PortDriver port) {
@@ -92,6 +95,7 @@ final class DeviceLoop implements Runnable {
             ports.remove(port);
             polled = ports.toArray(new PortDriver[0]);
         }
+        port.disarmWake();
     }
 
     CopyOnWriteArrayList<PortDriver> ports() {
@@ -217,12 +221,22 @@ final class DeviceLoop implements Runnable {
 
     /**
      * The loop: a pass polls every subscribed port, then idles: with the strategy while awake; once every
-     * consumer has been caught up for a while, it dozes ({@link Doze}) until the watchdog sees frames wait, or
-     * for one {@link Doze#FULL_PASS_NANOS} at most.
+     * consumer has been caught up for a while, it dozes ({@link Doze}) until a publish for one of its ports
+     * wakes it, or for one full pass interval at most.
      */
     @Override
     public void run() {
         Thread me = Thread.currentThread();
+        try {
+            loop(me);
+        } finally {
+            if (thread == me) { // stopped; a superseded thread leaves the bells to the loop's new thread
+                disarm();
+            }
+        }
+    }
+
+    private void loop(Thread me) {
         doze.awake(System.nanoTime()); // the quiet period starts with the loop, not when its ports were registered
         while (running && thread == me) {
             int work = 0;
@@ -269,26 +283,67 @@ final class DeviceLoop implements Runnable {
         }
     }
 
-    /** After a pass that found {@code work} frames: the strategy's idle, or a doze until frames wait. */
+    /**
+     * After a pass that found {@code work} frames: the strategy's idle, or a doze until a publish wakes the loop. A
+     * doze arms its ports' publish bells first, then looks whether frames wait (after the bells' fence): a frame
+     * published before the arm is seen by that look, one published after it rings the bell.
+     */
     private void idleAfter(int work) {
         long now = System.nanoTime();
         if (dozingSince != 0) { // a pass after a doze: awake again if it found work or frames wait
-            if (work == 0 && !framesWait()) {
-                LockSupport.parkNanos(this, Doze.FULL_PASS_NANOS);
+            if (work == 0 && !anyPortHoldsLoopAwake() && !armAndLook()) {
+                LockSupport.parkNanos(this, doze.fullPassNanos());
                 return;
             }
-            dozingSince = 0;
-            doze.awake(now);
-            idle.reset();
-            awake.run();
+            wakeUp(now);
             return;
         }
-        if (doze.quiet(work, now) && !framesWait()) {
-            dozingSince = now;
-            LockSupport.parkNanos(this, Doze.FULL_PASS_NANOS);
+        if (doze.quiet(work, now) && !anyPortHoldsLoopAwake()) {
+            dozingSince = now; // before the arm: a ring that finds the waker finds the loop dozing
+            if (!armAndLook()) {
+                LockSupport.parkNanos(this, doze.fullPassNanos());
+                return;
+            }
+            wakeUp(now); // frames came as it began to doze
             return;
         }
         idle.idle(work);
+    }
+
+    /**
+     * Arms the publish bell of every port the loop serves now (active, with a listener; the others' resume or
+     * subscribe unparks the loop), then looks: whether frames wait.
+     */
+    private boolean armAndLook() {
+        for (PortDriver port : polled) {
+            port.armWake(waker);
+        }
+        return framesWait();
+    }
+
+    /** Whether a port of the loop takes frames no publish here announces (an attached channel's): then it never dozes. */
+    private boolean anyPortHoldsLoopAwake() {
+        for (PortDriver port : polled) {
+            if (port.holdsLoopAwake()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The doze ends: the bells are emptied, the strategy starts over and the watchdog ticks again. */
+    private void wakeUp(long now) {
+        disarm();
+        dozingSince = 0;
+        doze.awake(now);
+        idle.reset();
+        awake.run();
+    }
+
+    private void disarm() {
+        for (PortDriver port : polled) {
+            port.disarmWake();
+        }
     }
 
     /** Whether any active, subscribed port of the device has frames waiting (published, not acknowledged). */
@@ -306,7 +361,7 @@ final class DeviceLoop implements Runnable {
         return p.subscribed() && p.state() == ConsumerState.ACTIVE && p.backlog() > 0;
     }
 
-    /** Wakes the loop from its doze (frames wait). Any thread. */
+    /** Wakes the loop from its doze (frames wait, or a port changed). Any thread; allocates nothing. */
     void wake() {
         Thread t = thread;
         if (t != null && dozingSince != 0) {
@@ -335,6 +390,12 @@ final class DeviceLoop implements Runnable {
             return true;
         }
         return false;
+    }
+
+    /** Whether {@link #stallCheckDue()} would be true now (it changes nothing). Watchdog thread. */
+    boolean stallCheckPending() {
+        long since = dozingSince;
+        return since == 0 || since != stallCheckedDoze;
     }
 
     /** When the loop began its doze, 0 while awake. */

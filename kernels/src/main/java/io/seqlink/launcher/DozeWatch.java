@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The watchdog's looks at the dozing device loops ({@link Doze}): one look for all of them, the first
- * {@link Doze#FIRST_LOOK_NANOS} after a loop began to doze, then at doubling intervals up to
- * {@link Doze#MAX_LOOK_NANOS}; a loop with a frame waiting on one of its ports is woken.
+ * The watchdog's looks at the dozing device loops ({@link Doze}), the safety net behind the publish bells: one look
+ * for all of them every {@link Doze.Times#lookNanos} while any loop dozes; a loop with a frame waiting on one of its
+ * ports is woken.
  *
  * <p>A look reads one port per channel, not every port: a loop dozes only with every port caught up, so of
  * the dozing loops that consume a channel, the one that began to doze first has acknowledged the least of it
@@ -24,11 +24,16 @@ final class DozeWatch {
 
     /** Per channel: {look that found it quiet, ports registered}; entries allocated on registration only. */
     private final Map<String, long[]> channels = new ConcurrentHashMap<>();
+    private final long lookNanos;
     private DeviceLoop[] dozing = new DeviceLoop[0];
     private long lookNumber;
     private long nextLook;
-    private long interval;
-    private long newestDoze;
+    /** Whether {@link #nextLook} is set: some loop dozed at the last look. */
+    private boolean scheduled;
+
+    DozeWatch(long lookNanos) {
+        this.lookNanos = lookNanos;
+    }
 
     void portAdded(ConsumerPort port) {
         channels.compute(port.channel(), (name, v) -> {
@@ -48,27 +53,23 @@ final class DozeWatch {
      */
     long look(Collection<DeviceLoop> loops, long nowNanos) {
         int n = 0;
-        long newest = 0;
         for (DeviceLoop loop : loops) {
-            long since = loop.dozingSince();
-            if (since != 0) {
+            if (loop.dozingSince() != 0) {
                 if (n == dozing.length) {
                     DeviceLoop[] bigger = new DeviceLoop[Math.max(8, 2 * n)]; // grows with the devices, once
                     System.arraycopy(dozing, 0, bigger, 0, n);
                     dozing = bigger;
                 }
                 dozing[n++] = loop;
-                newest = Math.max(newest, since);
             }
         }
         if (n == 0) {
-            newestDoze = 0;
+            scheduled = false;
             return Long.MAX_VALUE;
         }
-        if (newest != newestDoze) { // a loop began to doze: look soon, then less and less often
-            newestDoze = newest;
-            interval = Doze.FIRST_LOOK_NANOS;
-            nextLook = newest + interval;
+        if (!scheduled) { // a loop began to doze: the first look one interval later
+            scheduled = true;
+            nextLook = nowNanos + lookNanos;
         }
         if (nowNanos - nextLook >= 0) {
             sortBySince(n);
@@ -76,8 +77,7 @@ final class DozeWatch {
             for (int i = 0; i < n; i++) {
                 lookAt(dozing[i]);
             }
-            interval = Math.min(2 * interval, Doze.MAX_LOOK_NANOS);
-            nextLook = nowNanos + interval;
+            nextLook = nowNanos + lookNanos;
         }
         for (int i = 0; i < n; i++) {
             dozing[i] = null;

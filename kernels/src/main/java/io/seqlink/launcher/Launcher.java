@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Drives every consumer: one {@link DeviceLoop} per consumer device, each on its own thread, plus a
  * watchdog thread that, every millisecond, moves a device loop held up by a listener to a new thread
  * ({@link #HANDOFF_AFTER}) and, every watchdog period, looks at every consumer's acknowledgements for
- * stalls (while every loop dozes, only the latter). Ports can be registered before or after {@link #start()}; from the start on, the launcher is
+ * stalls; while every loop dozes (a publish wakes a dozing loop, and the loop the watchdog) it sleeps, looking at the
+ * dozing loops' ports once a second. Ports can be registered before or after {@link #start()}; from the start on, the launcher is
  * each registered port's only poller (a user's {@code poll} is refused).
  *
  * <p>Every method is safe from any thread; {@link #start()} and {@link #stop(Duration)} are
@@ -43,13 +44,21 @@ public final class Launcher implements AutoCloseable {
     private static final long TICK_NANOS = 1_000_000;
 
     private final LauncherSettings settings;
+    private final Doze.Times dozeTimes;
     private final Map<Integer, DeviceLoop> loops = new ConcurrentHashMap<>();
-    private final DozeWatch dozeWatch = new DozeWatch();
+    private final DozeWatch dozeWatch;
     private volatile boolean running;
     private volatile @Nullable Thread watchdog;
 
     public Launcher(LauncherSettings settings) {
+        this(settings, Doze.Times.DEFAULT);
+    }
+
+    /** A launcher whose loops doze on {@code dozeTimes} (tests). */
+    Launcher(LauncherSettings settings, Doze.Times dozeTimes) {
         this.settings = settings;
+        this.dozeTimes = dozeTimes;
+        this.dozeWatch = new DozeWatch(dozeTimes.lookNanos());
     }
 
     public LauncherSettings settings() {
@@ -59,7 +68,8 @@ public final class Launcher implements AutoCloseable {
     /** Adds a consumer to its device's loop; once the launcher runs, it drives the port. */
     public void register(ConsumerPort port) {
         DeviceLoop loop = loops.computeIfAbsent(port.device(), d -> new DeviceLoop(d, settings.batchSize(),
-                settings.idleStrategy().create(), settings.idleStrategy().dozes(), this::wakeWatchdog, HANDOFF_AFTER.toNanos()));
+                settings.idleStrategy().create(), settings.idleStrategy().dozes(), dozeTimes, this::wakeWatchdog,
+                HANDOFF_AFTER.toNanos()));
         dozeWatch.portAdded(port);
         loop.add(Channels.driver(port));
         if (running) {
@@ -188,16 +198,17 @@ public final class Launcher implements AutoCloseable {
 
     /**
      * Every tick (1 ms), hands over a listener that holds a device loop up; every watchdog period, looks for
-     * stalls; and looks at each dozing loop's ports on its doze's schedule, waking the loop when frames wait
-     * ({@link Doze}). While every loop dozes (no listener call can be in progress) it sleeps until the next of
-     * those looks or stall checks, and a loop that wakes wakes it.
+     * stalls; and looks at the dozing loops' ports once per doze look interval, waking a loop when frames wait
+     * ({@link Doze}). While every loop dozes (no listener call can be in progress, no frame waits, so no consumer can
+     * stall) it sleeps until that look, or until the one stall check due at the start of a doze; a loop that
+     * wakes, or is registered, wakes it.
      */
     private void watch() {
         long periodNanos = settings.watchdogPeriod().toNanos();
         long nextStallCheck = System.nanoTime();
         while (running) {
             long now = System.nanoTime();
-            boolean allDozing = !loops.isEmpty();
+            boolean allDozing = true; // no loop: nothing to tick for until one is registered
             for (DeviceLoop loop : loops.values()) {
                 loop.supersede(now);
                 allDozing &= loop.dozing();
@@ -211,8 +222,12 @@ public final class Launcher implements AutoCloseable {
                     }
                 }
             }
-            long sleep = allDozing ? Math.min(untilLook, Math.max(0, nextStallCheck - System.nanoTime()))
-                    : Math.min(periodNanos, TICK_NANOS);
+            boolean stallCheckPending = false;
+            for (DeviceLoop loop : loops.values()) {
+                stallCheckPending |= loop.stallCheckPending();
+            }
+            long sleep = !allDozing ? Math.min(periodNanos, TICK_NANOS)
+                    : stallCheckPending ? Math.min(untilLook, Math.max(0, nextStallCheck - System.nanoTime())) : untilLook;
             LockSupport.parkNanos(this, Math.max(TICK_NANOS / 10, sleep));
             if (Thread.interrupted() && !running) {
                 return;

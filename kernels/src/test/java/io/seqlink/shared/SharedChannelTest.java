@@ -109,6 +109,32 @@ class SharedChannelTest {
         }
     }
 
+    /**
+     * No publish in this process announces an attached channel's frames (the producer's bell rings in its own process),
+     * so the consumer's device loop must not doze while the attached port listens: a dozing loop would see a frame only
+     * at the watchdog's safety-net look, once a second.
+     */
+    @Test
+    void theAttachedConsumersLoopDoesNotDozeOnFramesNoPublishHereAnnounces() throws Exception {
+        Path dir = tmp.resolve("share");
+        try (SeqlinkRuntime producer = runtime(); SeqlinkRuntime consumer = runtime()) {
+            PublishChannel ch = producer.openChannel(shared("quiet", dir, Duration.ofSeconds(30)));
+            producer.start();
+            AttachedChannel in = consumer.attachChannel(AttachSpec.of("quiet", dir, SECRET));
+            FrameChecker checker = new FrameChecker(MAX_LENGTH);
+            in.consumer().subscribe(checker);
+            consumer.start();
+            publish(ch, 1, 1);
+            await(() -> in.consumer().acknowledged() == 1, "frame 1 acknowledged");
+            Thread.sleep(1_000); // ten times the quiet period after which a loop with in-process producers dozes
+            assertThat(consumer.launcher().loopsDozing()).as("the attached consumer's loop, a second after its last frame").isFalse();
+            publish(ch, 2, 2);
+            await(() -> in.consumer().acknowledged() == 2, "frame 2 acknowledged");
+            assertThat(checker.delivered).isEqualTo(2);
+            in.close();
+        }
+    }
+
     static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!condition.getAsBoolean()) {

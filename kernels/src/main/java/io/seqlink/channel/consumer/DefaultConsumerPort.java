@@ -71,12 +71,14 @@ public final class DefaultConsumerPort implements ConsumerPort {
      * @param pushTargets     where a push transport adds the replica the producer's publish step must write
      * @param onQuiet         runs once the port's memory guard is shut and empty (the channel counts quiet guards)
      * @param onDeath         the channel's consumer-failure policy, run once when the consumer dies
+     * @param bell            the channel's publish bell, whose slot {@code bellSlot} the port's dozing loop arms
      */
     public DefaultConsumerPort(Backend backend, ChannelSpec spec, int device, Transport transport, Memory producerControl,
             Memory producerRing, @Nullable MappedBuffer doorbells, ProducerView producer, List<PublishBinding.PushTarget> pushTargets,
-            List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath) {
+            List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath, PublishBell bell, int bellSlot) {
         this(backend, spec, device, transport, new ConsumerLink.Setup(backend, spec.producer(), backend.device(device),
-                spec.geometry(), producerControl, producerRing, pushTargets, allocations, null), doorbells, producer, onQuiet, onDeath);
+                spec.geometry(), producerControl, producerRing, pushTargets, allocations, null), doorbells, producer, onQuiet, onDeath,
+                bell, bellSlot);
     }
 
     /**
@@ -92,17 +94,19 @@ public final class DefaultConsumerPort implements ConsumerPort {
      * replica in place and acknowledges into the seat's mirror; the first frame it delivers is the one after the
      * mirror's {@code consumed_seq}. {@code spec} describes the producer's channel as the handshake gave it, with
      * {@code device} a consumer and a host listener. Its own memory is tracked in {@code allocations}. Any thread (the
-     * attaching one); the port is then used as any other.
+     * attaching one); the port is then used as any other, except that no publish in this process rings a bell for
+     * it: its device loop never dozes while it is active with a listener ({@link PortDriver#holdsLoopAwake}).
      */
     public static DefaultConsumerPort attached(Backend backend, ChannelSpec spec, int device, SharedReplica replica,
             ProducerView producer, List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath) {
         return new DefaultConsumerPort(backend, spec, device, Transport.SHARED_MEMORY, new ConsumerLink.Setup(backend,
                 spec.producer(), backend.device(device), spec.geometry(), replica.control(), replica.ring(), List.of(), allocations,
-                replica.mirror()), null, producer, onQuiet, onDeath);
+                replica.mirror()), null, producer, onQuiet, onDeath, null, -1);
     }
 
     private DefaultConsumerPort(Backend backend, ChannelSpec spec, int device, Transport transport, ConsumerLink.Setup setup,
-            @Nullable MappedBuffer doorbells, ProducerView producer, Runnable onQuiet, Consumer<DeviceException> onDeath) {
+            @Nullable MappedBuffer doorbells, ProducerView producer, Runnable onQuiet, Consumer<DeviceException> onDeath,
+            @Nullable PublishBell bell, int bellSlot) {
         this.channel = spec.name();
         this.device = device;
         this.transport = Objects.requireNonNull(transport, "transport for consumer " + device);
@@ -127,7 +131,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
                 steps.mirrorWord(ConsumerBlock.CONSUMED_SEQ));
         this.deliveries = new DeliveryContext(channel, device, spec.geometry(), steps, attempts, counters, latency, producer,
                 armed != null);
-        this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall);
+        this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall, bell, bellSlot);
     }
 
     // ---- description ------------------------------------------------------------------------------------------
@@ -179,6 +183,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribe(handler, l -> new HostFrameDelivery(deliveries, frames, handler));
+        seat.wakeLoop(); // a dozing loop armed no bell for a port without a listener
         return this;
     }
 
@@ -187,6 +192,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribe(handler, l -> new HostBatchDelivery(deliveries, frames, handler));
+        seat.wakeLoop();
         return this;
     }
 
@@ -194,6 +200,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
     public ConsumerPort subscribeDevice(DeviceFrameHandler handler) {
         checkDeviceListener(handler);
         subscriptions.subscribe(handler, l -> deviceDelivery(handler));
+        seat.wakeLoop();
         return this;
     }
 
@@ -207,6 +214,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribeIfNone(handler, l -> new HostFrameDelivery(deliveries, frames, handler), policy, errors);
+        seat.wakeLoop();
         return this;
     }
 
@@ -215,6 +223,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         Objects.requireNonNull(handler, "handler");
         HostFrames frames = hostFrames();
         subscriptions.subscribeIfNone(handler, l -> new HostBatchDelivery(deliveries, frames, handler), policy, errors);
+        seat.wakeLoop();
         return this;
     }
 
@@ -222,6 +231,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
     public ConsumerPort subscribeDeviceIfNone(DeviceFrameHandler handler, RetryPolicy policy, FrameErrorHandler errors) {
         checkDeviceListener(handler);
         subscriptions.subscribeIfNone(handler, l -> deviceDelivery(handler), policy, errors);
+        seat.wakeLoop();
         return this;
     }
 
@@ -309,6 +319,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
     public boolean resume() {
         if (life.resume()) {
             stall.progress();
+            seat.wakeLoop(); // a dozing loop armed no bell for a paused port
             return true;
         }
         return false;

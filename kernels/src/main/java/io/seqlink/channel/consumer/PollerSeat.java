@@ -1,6 +1,7 @@
 package io.seqlink.channel.consumer;
 
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
@@ -107,6 +108,17 @@ final class PollerSeat {
 
     @Nullable Thread engagedLoop() {
         return engagedLoop;
+    }
+
+    /**
+     * Unparks the engaged loop (if any), so that it looks at the port again: the port became one the loop serves
+     * (resumed, or a listener subscribed) while the loop may doze without having armed its bell. Any thread.
+     */
+    void wakeLoop() {
+        Thread loop = engagedLoop;
+        if (loop != null) {
+            LockSupport.unpark(loop);
+        }
     }
 
     void engage(Thread loop) {

@@ -1,6 +1,8 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.channel.ConsumerState;
 import java.util.function.LongPredicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The launcher's hold on one consumer port: while engaged, the launcher's device loop is the port's only poller and
@@ -14,6 +16,8 @@ import java.util.function.LongPredicate;
  * <tr><td>{@link #poll}</td><td>the engaged device loop thread (any other gets 0)</td></tr>
  * <tr><td>{@link #inListener}, {@link #listenerCalls}, {@link #delegate}</td><td>the launcher's watchdog</td></tr>
  * <tr><td>{@link #checkStall}</td><td>the launcher's watchdog thread (the stall counter's one writer)</td></tr>
+ * <tr><td>{@link #armWake}, {@link #disarmWake}</td><td>any thread (each one atomic step on the port's slot of the bell):
+ *     the device loop arms as it dozes and disarms as it wakes, the launcher disarms as it removes the port</td></tr>
  * </table>
  */
 public final class PortDriver {
@@ -23,9 +27,19 @@ public final class PortDriver {
     private final Rounds rounds;
     private final Attempts attempts;
     private final LongPredicate stallCheck;
+    /** The channel's publish bell; {@code null} when the producer is in another process (an attached channel). */
+    private final @Nullable PublishBell bell;
+    private final int bellSlot;
 
-    /** @param stallCheck the port's stall check at a given time: whether it is stalled now */
-    PortDriver(DefaultConsumerPort port, PollerSeat seat, Rounds rounds, Attempts attempts, LongPredicate stallCheck) {
+    /**
+     * @param stallCheck the port's stall check at a given time: whether it is stalled now
+     * @param bell       the channel's publish bell, of which {@code bellSlot} is the port's; {@code null} when no
+     *                   publish in this process can ring it (its producer is in another process)
+     */
+    PortDriver(DefaultConsumerPort port, PollerSeat seat, Rounds rounds, Attempts attempts, LongPredicate stallCheck,
+            @Nullable PublishBell bell, int bellSlot) {
+        this.bell = bell;
+        this.bellSlot = bellSlot;
         this.port = port;
         this.seat = seat;
         this.rounds = rounds;
@@ -90,6 +104,42 @@ public final class PortDriver {
     /** The watchdog's look at the port: whether it is stalled now. */
     public boolean checkStall(long nowNanos) {
         return stallCheck.test(nowNanos);
+    }
+
+    /**
+     * The loop is about to doze (or doze on): while the port is active and has a listener, arms the channel's publish
+     * bell with {@code waker}, so that the next publish runs it, and fences, so that a look at the port's
+     * {@code backlog()} after this sees every publish that did not; otherwise empties the port's slot (a resume or a
+     * new listener unparks the engaged loop instead). True when armed. Any thread; the device loop calls it as it
+     * dozes.
+     */
+    public boolean armWake(Runnable waker) {
+        PublishBell b = bell;
+        if (b == null) {
+            return false; // holdsLoopAwake keeps the loop from dozing while this port could take frames
+        }
+        if (port.subscribed() && port.state() == ConsumerState.ACTIVE) {
+            b.arm(bellSlot, waker);
+            return true;
+        }
+        b.disarm(bellSlot);
+        return false;
+    }
+
+    /** The loop is awake, or no longer drives the port: publishes stop running its waker. Any thread. */
+    public void disarmWake() {
+        PublishBell b = bell;
+        if (b != null) {
+            b.disarm(bellSlot);
+        }
+    }
+
+    /**
+     * Whether the port's device loop must not doze: the port is active with a listener, and no publish in this process
+     * would ring a bell for it (its producer is another process's). Any thread.
+     */
+    public boolean holdsLoopAwake() {
+        return bell == null && port.subscribed() && port.state() == ConsumerState.ACTIVE;
     }
 
     @Override

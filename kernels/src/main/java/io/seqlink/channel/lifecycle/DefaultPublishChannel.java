@@ -15,6 +15,7 @@ import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ProducerView;
+import io.seqlink.channel.consumer.PublishBell;
 import io.seqlink.channel.producer.Producer;
 import io.seqlink.channel.producer.ProducerTransport;
 import io.seqlink.channel.shared.ChannelExport;
@@ -54,12 +55,15 @@ final class DefaultPublishChannel implements PublishChannel {
     private final Producer calls;
     /** The share with consumer processes, or {@code null} when the channel stays in this process. */
     private final @Nullable ChannelExport export;
+    /** Rung by every publish step: wakes the consumers' dozing device loops. */
+    private final PublishBell bell;
 
     DefaultPublishChannel(Backend backend, ChannelSpec spec, Map<Integer, Transport> transports, ChannelEvents events) {
         this.spec = spec;
         this.geometry = spec.geometry();
         this.life = new ChannelLife(this, events, spec.consumers().size());
         this.consumerDevices = List.copyOf(spec.consumers());
+        this.bell = new PublishBell(consumerDevices.size());
         List<AutoCloseable> resources = life.resources();
         boolean ok = false;
         try {
@@ -72,7 +76,8 @@ final class DefaultPublishChannel implements PublishChannel {
                 int device = consumerDevices.get(i);
                 Transport transport = Objects.requireNonNull(transports.get(device), "Channels.open checked every consumer's");
                 ports[i] = new DefaultConsumerPort(backend, spec, device, transport, producer.control(), producer.ring(),
-                        producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause));
+                        producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause),
+                        bell, i);
             }
             if (spec.share() != null) {
                 ChannelExport e = ChannelExport.open(spec, backend.device(spec.producer()), this::publishedForExport);
@@ -89,7 +94,7 @@ final class DefaultPublishChannel implements PublishChannel {
                 life.freeNow();
             }
         }
-        this.calls = new Producer(spec, producer, life, this::slowestAcknowledged);
+        this.calls = new Producer(spec, producer, life, this::slowestAcknowledged, bell::ring);
         log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B, {}, {}", spec.name(), spec.producer(),
                 consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());

@@ -51,13 +51,19 @@ public final class Producer {
     private final AbandonedSequences abandoned;
     private final ProducerSequencer sequencer;
     private final OpenClaimAge openClaimAge = new OpenClaimAge();
+    private final Runnable afterPublish;
 
     /**
      * @param slowestAcknowledged the slowest acknowledgement over the consumers that hold the producer back
      *                            ({@code Long.MAX_VALUE}: none), read when the cached one no longer frees a slot
+     * @param afterPublish        runs after every publish step, once {@link #published()} shows its frames, on the
+     *                            publishing thread: wakes the consumers' dozing loops (cheap, never blocks, allocates
+     *                            nothing)
      */
-    public Producer(ChannelSpec spec, ProducerTransport producer, ProducerAdmission life, LongSupplier slowestAcknowledged) {
+    public Producer(ChannelSpec spec, ProducerTransport producer, ProducerAdmission life, LongSupplier slowestAcknowledged,
+            Runnable afterPublish) {
         this.spec = spec;
+        this.afterPublish = afterPublish;
         this.geometry = spec.geometry();
         this.life = life;
         this.producer = producer;
@@ -89,6 +95,11 @@ public final class Producer {
         public void publishStep(long first, int count) {
             publishTimes.record(first, count, System.nanoTime());
             producer.publish(count);
+        }
+
+        @Override
+        public void published() {
+            afterPublish.run();
         }
 
         @Override

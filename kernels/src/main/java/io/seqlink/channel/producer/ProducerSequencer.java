@@ -92,6 +92,13 @@ final class ProducerSequencer extends ProducerSequencerFields {
         /** Enqueues the publish step of {@code count} committed frames starting at {@code first}. */
         void publishStep(long first, int count);
 
+        /**
+         * A publish step's frames count as published now ({@link #published()} shows them) and the publisher is let
+         * go: tell whoever waits for frames (the consumers' dozing loops). Called once per publish step, on the
+         * thread that enqueued it.
+         */
+        void published();
+
         /** Writes {@code sequence}'s length word as padding where its publish step reads it. */
         void pad(long sequence);
 
@@ -419,9 +426,11 @@ final class ProducerSequencer extends ProducerSequencerFields {
                 }
                 continue; // it let go meanwhile: take it
             }
+            long k;
+            long p;
             try {
-                long p = (long) PUBLISHED.getOpaque(this); // only the publisher writes it
-                long k = p;
+                p = (long) PUBLISHED.getOpaque(this); // only the publisher writes it
+                k = p;
                 for (;;) {
                     long next = k + 1;
                     int i = (int) next & mask;
@@ -439,8 +448,11 @@ final class ProducerSequencer extends ProducerSequencerFields {
             } finally {
                 PUBLISHING.setVolatile(this, 0);
             }
-            long p = (long) PUBLISHED.getVolatile(this);
-            if ((long) LONGS.getVolatile(committed, (int) (p + 1) & mask) != p + 1) {
+            if (k > p) {
+                gating.published(); // per step, not per call: a call that keeps publishing others' frames rings each time
+            }
+            long last = (long) PUBLISHED.getVolatile(this);
+            if ((long) LONGS.getVolatile(committed, (int) (last + 1) & mask) != last + 1) {
                 return total; // nothing committed behind what was published: the next committer publishes it
             }
         }

@@ -141,8 +141,9 @@ public interface PublishChannel extends AutoCloseable {
      * Publishes every committed, unpublished frame (of any thread), in sequence order, up to the first
      * frame still being written, with one release add per batch; returns how many this call published:
      * 0 when nothing is committed, or when another thread's publish is taking the frames (it takes this
-     * thread's too). On a closed or draining channel it throws {@link IllegalStateException} when this
-     * thread holds committed frames that will not be published now.
+     * thread's too). Frames committed before a drain began are published by the drain, so a call made
+     * after it returns 0. On a failed channel, or a closed or draining one that still holds frames this
+     * thread committed unpublished (a close that gave up on them), it throws {@link IllegalStateException}.
      */
     int publish();
 

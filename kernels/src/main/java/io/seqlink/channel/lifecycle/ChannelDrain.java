@@ -90,6 +90,9 @@ final class ChannelDrain {
             do {
                 giveBackDeadClaims(ch);
             } while (d.othersInside(ch) > 0 && d.pause()); // a producer call that was admitted finishes, a claim being written commits
+            // frames their threads committed but had not published when the producers were shut: accepted, so published
+            // here (the thread's later publish() finds them out and returns 0)
+            ch.producerCalls().publishForDrain();
             targets[i] = ch.producerCalls().published();
         }
         for (int i = 0; i < mine.size(); i++) {

@@ -8,14 +8,15 @@ import java.util.TreeMap;
  * live consumer or counted here, per consumer in {@code undelivered}, exactly: a frame counts as
  * delivered once it was handed to the listener (the one a blocked listener is in included), and no
  * frame counted undelivered reaches a listener after the report, so replaying them duplicates nothing.
- * Frames claimed and committed whose publish never happened (the producers were shut first) are
- * {@code unpublished}.
+ * Frames committed before the drain began are published by it (their thread's later {@code publish()}
+ * returns 0); claims never committed (a close that gave up on them) are {@code unpublished}.
  *
  * @param channel              channel name
- * @param published            frames published when the producers were shut (the drain's target)
+ * @param published            the highest sequence published once the producers were shut and what they had committed
+ *                             was published (the drain's target); a claim given back as padding counts here
  * @param undelivered          per consumer device, published frames never handed to its listener (absent or 0: all delivered)
  * @param timedOut             whether the drain gave up waiting for this channel (a consumer had not acknowledged everything at its deadline)
- * @param unpublished          frames claimed but never published: their producers were refused once the channel drained
+ * @param unpublished          frames claimed but never published: claims still open when the drain gave up on them
  * @param listenersNotReturned per consumer device, the listener still inside a call when the drain ended; the
  *                             channel's memory stays allocated until it returns
  * @param interrupted          whether the draining thread was interrupted (it stopped waiting; the flag is kept)

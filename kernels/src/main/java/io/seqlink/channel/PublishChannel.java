@@ -129,9 +129,10 @@ public interface PublishChannel extends AutoCloseable {
      * behind it (other threads' frames committed behind this claim waited for it). Consumers acknowledge
      * padding and never deliver it: no listener sees it, it is not dead-lettered, and the snapshots count
      * it ({@link ChannelSnapshot#claimsAbandoned()}, {@link ConsumerSnapshot#paddingSkipped()}). A device
-     * listener's kernel skips it with {@code seqlink::device::abandoned}. On a channel that no longer
-     * takes frames (draining, closed, failed) the claim ends the same way and nothing is published; the
-     * {@link DrainReport} counts padding neither delivered, undelivered nor unpublished. Returns
+     * listener's kernel skips it with {@code seqlink::device::abandoned}. On a draining channel the claim
+     * ends the same way and the drain publishes the padding with the frames committed before it; on a
+     * closed or failed one nothing is published. The {@link DrainReport} counts padding neither
+     * delivered, undelivered nor unpublished. Returns
      * {@code false}, changing nothing, when the thread holds no claim, so a {@code finally} block may call
      * it after a commit.
      */

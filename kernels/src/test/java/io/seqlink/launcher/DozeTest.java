@@ -111,13 +111,14 @@ class DozeTest {
         return got;
     }
 
-    private static boolean await(BooleanSupplier condition) {
+    /** Polls {@code condition} every 100 µs until it holds (true) or 30 s pass (false). Also DozeWakeTest's. */
+    static boolean await(BooleanSupplier condition) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline >= 0) {
                 return false;
             }
-            LockSupport.parkNanos(1_000_000);
+            LockSupport.parkNanos(100_000);
         }
         return true;
     }

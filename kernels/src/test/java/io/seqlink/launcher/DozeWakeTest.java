@@ -1,5 +1,6 @@
 package io.seqlink.launcher;
 
+import static io.seqlink.launcher.DozeTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
@@ -19,8 +20,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -222,16 +221,5 @@ class DozeWakeTest {
             launcher.register(p);
         }
         return got;
-    }
-
-    private static boolean await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            LockSupport.parkNanos(100_000);
-        }
-        return true;
     }
 }

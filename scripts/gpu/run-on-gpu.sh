@@ -8,7 +8,8 @@
 #   $OUT/cycle-cpp.json        seqlink-cycle-bench (C++ comparator): latency and throughput rows (the channel, naive
 #                              hand-offs, the floor, armed rounds), bandwidth, cancel, memcpy-peer, the article's schemes
 #   $OUT/cycle-java.json       CycleBenchmark: the same cycle through the Java SPI
-#   $OUT/junit.log             JUnit console launcher, io.seqlink.gpu, tag gpu (and the header contract tests)
+#   $OUT/junit.log             JUnit console launcher, io.seqlink.gpu and the two-process channel on CUDA, tag gpu
+#                              (and the header contract tests)
 #   $OUT/sanitizer.log         compute-sanitizer memcheck, racecheck, synccheck on seqlink-cycle-bench --mode sanitize
 #   $OUT/run.log               everything above in order, with each step's exit status and time
 #   $OUT/summary.txt           the summary table (also printed last)
@@ -89,7 +90,8 @@ fi
 if want junit; then
   junit_limit=${JUNIT_LIMIT:-300}
   run_step junit "$junit_limit" "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
-    --disable-banner --details=tree --select-package io.seqlink.gpu --include-tag gpu > "$OUT/junit.log" 2>&1
+    --disable-banner --details=tree --select-package io.seqlink.gpu --select-class io.seqlink.shared.CudaTwoProcessChannelGpuTest \
+    --include-tag gpu > "$OUT/junit.log" 2>&1
   run_step junit-contract 60 "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
     --disable-banner --details=summary --select-class io.seqlink.gpu.KernelLayoutContractTest \
     --select-class io.seqlink.gpu.FramePatternHostContractTest --select-class io.seqlink.gpu.CudaDetectionTest >> "$OUT/junit.log" 2>&1

@@ -214,18 +214,13 @@ public final class SeqlinkRuntime implements AutoCloseable {
      * The runtime's {@link #close()} closes it.
      *
      * @throws ChannelAttachException naming the cause and the fix (no producer, wrong secret, another version, a device
-     *                                not in use, a backend that cannot share memory across processes); nothing changed
+     *                                not in use, a device that cannot map the shared memory); nothing changed
      */
     public AttachedChannel attachChannel(AttachSpec spec) {
         checkOpen();
         if (!devices.contains(spec.device())) {
             throw new ChannelAttachException("attach to channel '" + spec.name() + "': AttachSpec.device " + spec.device()
                     + " is not among the devices in use " + devices + "; pick one of them (AttachSpec.onDevice)");
-        }
-        if (backend.kind() != BackendKind.EMULATED) {
-            throw new ChannelAttachException("attach to channel '" + spec.name() + "': the " + backend.kind().name()
-                    .toLowerCase(java.util.Locale.ROOT) + " backend cannot map memory shared with another process yet; "
-                    + "channels between processes run on the emulated backend (SeqlinkRuntime.builder().emulated(...))");
         }
         AttachedChannel a = AttachedChannels.attach(backend, spec, launcher::register, launcher::unregister);
         attached.add(a);

@@ -19,16 +19,36 @@ public interface Device {
 
     /**
      * Host memory another process maps too (a shared-memory file, {@code FileChannel.map}), made addressable by
-     * this device: {@code region} is a direct buffer whose start is 128-byte aligned. The returned buffer does not
-     * own the mapping: closing it only ends this device's use of it. Any thread.
+     * this device: the {@code bytes} at {@code offset} of {@code region}, the whole mapping (a direct buffer whose
+     * start is page-aligned, as a mapping at file position 0 is). Pass the same {@code region} object for every part
+     * of one mapping: a backend may register the mapping once for all its parts (the CUDA backend pins and maps its
+     * pages, {@code cuMemHostRegister}, which a page may be only once). The returned buffer does not own the mapping:
+     * closing it only ends this device's use of that part. Any thread.
      *
-     * @throws UnsupportedOperationException when the backend cannot share host memory across processes (the CUDA
-     *                                       backend's registration of a mapped region is not built yet)
+     * @param offset a multiple of 128 within {@code region}
+     * @throws UnsupportedOperationException when the backend cannot share host memory across processes
+     * @throws io.seqlink.backend.DeviceException when the driver refuses to register the mapping
      */
-    default MappedBuffer mapShared(java.nio.ByteBuffer region) {
+    default MappedBuffer mapShared(java.nio.ByteBuffer region, long offset, long bytes) {
         throw new UnsupportedOperationException("device " + ordinal() + " of this backend cannot map memory shared with "
-                + "another process; channels between processes run on the emulated backend "
-                + "(SeqlinkRuntime.builder().emulated(...)) until the CUDA path is built");
+                + "another process");
+    }
+
+    /**
+     * The part of a shared mapping {@link #mapShared} maps, in native byte order, after checking the arguments every
+     * backend's {@code mapShared} checks (a direct region, an offset that is a multiple of 128, the part inside it).
+     *
+     * @throws IllegalArgumentException naming the argument that is wrong
+     */
+    static java.nio.ByteBuffer sharedPart(java.nio.ByteBuffer region, long offset, long bytes) {
+        if (!region.isDirect()) {
+            throw new IllegalArgumentException("a shared region must be a direct buffer (a FileChannel mapping), was " + region);
+        }
+        if ((offset & 127) != 0 || offset < 0 || bytes < 1 || offset + bytes > region.capacity()) {
+            throw new IllegalArgumentException("part [" + offset + ", " + (offset + bytes) + ") of a shared region of "
+                    + region.capacity() + " bytes: the offset must be a multiple of 128 and the part inside the region");
+        }
+        return region.slice((int) offset, (int) bytes).order(java.nio.ByteOrder.nativeOrder());
     }
 
     /** A new non-blocking stream. */

@@ -1,6 +1,7 @@
 package io.seqlink.shared;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.AttachSpec;
 import io.seqlink.channel.AttachedChannel;
@@ -23,18 +24,29 @@ import java.time.Duration;
  *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame
  * </pre>
  *
- * Both print a STATUS line every 50 ms and end on "stop" (printing CLOSED) or at the end of stdin.
+ * Both print a STATUS line every 50 ms and end on "stop" (printing CLOSED) or at the end of stdin. The system property
+ * {@value #BACKEND} picks the backend: {@value #EMULATED} (the default) or {@value #CUDA} (device 0).
  */
 public final class SharedPeer {
 
+    static final String BACKEND = "seqlink-test.backend";
+    static final String EMULATED = "emulated";
+    static final String CUDA = "cuda";
+
     private SharedPeer() {
+    }
+
+    /** A runtime on {@code backend}: two emulated devices joined by NVLink, or the CUDA backend. */
+    static SeqlinkRuntime runtime(String backend) {
+        return backend.equals(CUDA) ? SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()
+                : SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
     }
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[1]);
         String channel = args[2];
         SharedSecret secret = SharedSecret.fromFile(Path.of(args[3]), "secret file");
-        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open()) {
+        try (SeqlinkRuntime rt = runtime(System.getProperty(BACKEND, EMULATED))) {
             if (args[0].equals("produce")) {
                 produce(rt, dir, channel, secret, Duration.ofMillis(Long.parseLong(args[4])), Integer.parseInt(args[5]));
             } else {

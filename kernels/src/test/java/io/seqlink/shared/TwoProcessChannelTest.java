@@ -3,7 +3,6 @@ package io.seqlink.shared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.AttachSpec;
 import io.seqlink.channel.AttachedChannel;
 import io.seqlink.channel.ChannelShare;
@@ -16,6 +15,7 @@ import io.seqlink.testing.FrameChecker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,8 +51,18 @@ class TwoProcessChannelTest {
         Files.writeString(secretFile, TEXT);
     }
 
-    static SeqlinkRuntime runtime() {
-        return SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+    /** The runtime of the test JVM's side; the child JVM's side runs on the same backend ({@link #childOptions}). */
+    SeqlinkRuntime runtime() {
+        return SharedPeer.runtime(SharedPeer.EMULATED);
+    }
+
+    /** The child JVM's options: which backend its side runs on. */
+    List<String> childOptions() {
+        return List.of("-D" + SharedPeer.BACKEND + "=" + SharedPeer.EMULATED);
+    }
+
+    private ChildJvm child(String name, String... args) throws Exception {
+        return ChildJvm.start(name, Path.of("target", "child-jvms"), Map.of(), childOptions(), SharedPeer.class, args);
     }
 
     PublishChannel share(SeqlinkRuntime rt, String name) {
@@ -63,14 +73,14 @@ class TwoProcessChannelTest {
     }
 
     ChildJvm consumer(String name, String channel) throws Exception {
-        ChildJvm c = ChildJvm.start(name, SharedPeer.class, "consume", dir.toString(), channel, secretFile.toString());
+        ChildJvm c = child(name, "consume", dir.toString(), channel, secretFile.toString());
         c.awaitLine("ATTACHED", LONG);
         return c;
     }
 
     ChildJvm producer(String name, String channel) throws Exception {
-        ChildJvm p = ChildJvm.start(name, SharedPeer.class, "produce", dir.toString(), channel, secretFile.toString(),
-                Long.toString(STALL.toMillis()), Integer.toString(SLOTS));
+        ChildJvm p = child(name, "produce", dir.toString(), channel, secretFile.toString(), Long.toString(STALL.toMillis()),
+                Integer.toString(SLOTS));
         p.awaitLine("READY", LONG);
         return p;
     }

@@ -41,6 +41,7 @@ final class CudaBackend implements Backend {
     private final Set<CudaMemory> liveMemory = ConcurrentHashMap.newKeySet();
     private final Set<CudaStream> liveStreams = ConcurrentHashMap.newKeySet();
     private final Set<Long> peerEnabled = ConcurrentHashMap.newKeySet();
+    private final SharedRegistrations sharedRegistrations = new SharedRegistrations();
     private volatile boolean closed;
 
     CudaBackend(int deviceCount) {
@@ -152,6 +153,11 @@ final class CudaBackend implements Backend {
     }
 
     // ---- resources --------------------------------------------------------------------------------
+
+    /** The shared-memory mappings this backend registered for its devices ({@code Device.mapShared}). */
+    SharedRegistrations sharedRegistrations() {
+        return sharedRegistrations;
+    }
 
     void checkOpen() {
         if (closed) {

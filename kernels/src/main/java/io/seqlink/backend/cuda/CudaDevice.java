@@ -4,6 +4,7 @@ import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
+import java.nio.ByteBuffer;
 import jcuda.driver.JCudaDriver;
 import org.jspecify.annotations.Nullable;
 
@@ -70,6 +71,18 @@ final class CudaDevice implements Device {
     public MappedBuffer allocateMapped(long bytes) {
         backend.checkOpen();
         return backend.track(CudaMappedBuffer.allocate(backend, context, bytes));
+    }
+
+    /**
+     * {@inheritDoc} The mapping is registered with the driver once ({@code cuMemHostRegister}, portable and mapped) for
+     * all its parts, and unregistered when its last part is freed; devices then address the part over the link as they
+     * do pinned memory this backend allocated.
+     */
+    @Override
+    public MappedBuffer mapShared(ByteBuffer region, long offset, long bytes) {
+        backend.checkOpen();
+        ByteBuffer part = Device.sharedPart(region, offset, bytes);
+        return backend.track(CudaMappedBuffer.shared(backend, context, backend.sharedRegistrations(), region, offset, part));
     }
 
     @Override

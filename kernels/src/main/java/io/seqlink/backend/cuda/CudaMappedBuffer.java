@@ -11,25 +11,24 @@ import jcuda.driver.CUdeviceptr;
 import jcuda.driver.JCudaDriver;
 
 /**
- * Pinned host memory mapped into every device's address space ({@code cuMemHostAlloc} with
- * {@code PORTABLE | DEVICEMAP}). Devices address it at {@link #address()}; the host reads and writes
- * its words through a direct buffer with {@link VarHandle} acquire/release, exactly like the emulated
- * backend's mirrors.
+ * Pinned host memory mapped into every device's address space: memory this buffer allocated ({@code cuMemHostAlloc}
+ * with {@code PORTABLE | DEVICEMAP}), or a part of a shared-memory mapping the backend registered
+ * ({@link SharedRegistrations}). Devices address it at {@link #address()}; the host reads and writes its words through
+ * a direct buffer with {@link VarHandle} acquire/release, exactly like the emulated backend's mirrors.
  */
 final class CudaMappedBuffer extends CudaMemory implements MappedBuffer {
 
     private static final VarHandle WORDS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final int FLAGS = JCudaDriver.CU_MEMHOSTALLOC_PORTABLE | JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP;
 
-    private final Pointer host;
     private final ByteBuffer buffer;
-    private final DeviceContext context;
+    /** Gives the host memory back once no work can use it: frees an allocation, or releases a shared part. */
+    private final Runnable free;
 
-    private CudaMappedBuffer(CudaBackend backend, DeviceContext context, Pointer host, long deviceAddress, long bytes) {
-        super(backend, -1, deviceAddress, bytes);
-        this.context = context;
-        this.host = host;
-        this.buffer = host.getByteBuffer(0, bytes).order(ByteOrder.nativeOrder());
+    private CudaMappedBuffer(CudaBackend backend, ByteBuffer buffer, long deviceAddress, Runnable free) {
+        super(backend, -1, deviceAddress, buffer.capacity());
+        this.buffer = buffer;
+        this.free = free;
     }
 
     static CudaMappedBuffer allocate(CudaBackend backend, DeviceContext context, long bytes) {
@@ -44,13 +43,27 @@ final class CudaMappedBuffer extends CudaMemory implements MappedBuffer {
         try {
             CUdeviceptr device = new CUdeviceptr();
             Cu.check(JCudaDriver.cuMemHostGetDevicePointer(device, host, 0), "cuMemHostGetDevicePointer", context.ordinal());
-            CudaMappedBuffer b = new CudaMappedBuffer(backend, context, host, NativePointers.address(device), bytes);
+            ByteBuffer view = host.getByteBuffer(0, bytes).order(ByteOrder.nativeOrder());
+            CudaMappedBuffer b = new CudaMappedBuffer(backend, view, NativePointers.address(device), () -> {
+                context.bind();
+                JCudaDriver.cuMemFreeHost(host);
+            });
             b.zero();
             return b;
         } catch (RuntimeException ex) {
             JCudaDriver.cuMemFreeHost(host);
             throw ex;
         }
+    }
+
+    /**
+     * The {@code part} at {@code offset} of a shared {@code mapping}, addressed by {@code context}'s device at the
+     * mapping's registered address plus {@code offset}; its contents are the mapping's (not zeroed).
+     */
+    static CudaMappedBuffer shared(CudaBackend backend, DeviceContext context, SharedRegistrations registrations,
+            ByteBuffer mapping, long offset, ByteBuffer part) {
+        long base = registrations.acquire(mapping, context);
+        return new CudaMappedBuffer(backend, part, base + offset, () -> registrations.release(mapping));
     }
 
     private void zero() {
@@ -110,8 +123,7 @@ final class CudaMappedBuffer extends CudaMemory implements MappedBuffer {
 
     @Override
     void free() {
-        context.bind();
-        JCudaDriver.cuMemFreeHost(host);
+        free.run();
     }
 
     @Override

@@ -79,9 +79,10 @@ final class EmulatedDevice implements Device {
 
     /** {@inheritDoc} The emulated device addresses host memory as it is: the region's words are the buffer's own. */
     @Override
-    public MappedBuffer mapShared(ByteBuffer region) {
+    public MappedBuffer mapShared(ByteBuffer region, long offset, long bytes) {
         checkUsable();
-        EmulatedMappedBuffer buffer = new EmulatedMappedBuffer(backend, backend.nextAddress(-1, region.capacity()), region);
+        ByteBuffer part = Device.sharedPart(region, offset, bytes);
+        EmulatedMappedBuffer buffer = new EmulatedMappedBuffer(backend, backend.nextAddress(-1, part.capacity()), part);
         backend.track(buffer);
         return buffer;
     }

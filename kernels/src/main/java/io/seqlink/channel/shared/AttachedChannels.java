@@ -82,6 +82,9 @@ public final class AttachedChannels {
         } catch (IOException e) {
             throw new ChannelAttachException("attach to channel '" + spec.name() + "' failed: " + (c.isOpen() ? e.toString()
                     : "no answer within AttachSpec.connectTimeout " + spec.connectTimeout()), e);
+        } catch (UnsupportedOperationException | io.seqlink.backend.DeviceException e) {
+            throw new ChannelAttachException("attach to channel '" + spec.name() + "': device " + spec.device() + " cannot map "
+                    + "the channel's shared memory: " + e.getMessage(), e);
         } finally {
             timer.interrupt();
             if (!ok) {
@@ -181,7 +184,7 @@ public final class AttachedChannels {
     }
 
     private static MappedBuffer map(Device device, SharedRegion region, long offset, long bytes, List<MappedBuffer> mapped) {
-        MappedBuffer b = device.mapShared(region.slice(offset, bytes));
+        MappedBuffer b = device.mapShared(region.mapping(), offset, bytes);
         mapped.add(b);
         return b;
     }

@@ -137,7 +137,7 @@ public final class ChannelExport implements AutoCloseable {
     }
 
     private MappedBuffer map(Device device, long offset, long bytes) {
-        MappedBuffer b = device.mapShared(region.slice(offset, bytes));
+        MappedBuffer b = device.mapShared(region.mapping(), offset, bytes);
         mapped.add(b);
         return b;
     }

@@ -58,9 +58,9 @@ final class SharedRegion {
         }
     }
 
-    /** A slice of {@code length} bytes at {@code offset} (a multiple of 128), native order, for the backend to map. */
-    ByteBuffer slice(long offset, long length) {
-        return map.slice(Math.toIntExact(offset), Math.toIntExact(length)).order(ByteOrder.nativeOrder());
+    /** The whole mapping, the same buffer every time, for the backend to map parts of ({@code Device.mapShared}). */
+    ByteBuffer mapping() {
+        return map;
     }
 
     long getAcquire(long offset) {

@@ -2,6 +2,8 @@ package io.seqlink.shared;
 
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.BackendSelection;
+import io.seqlink.idle.IdleStrategyKind;
+import io.seqlink.launcher.LauncherSettings;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.AttachSpec;
 import io.seqlink.channel.AttachedChannel;
@@ -22,6 +24,8 @@ import java.time.Duration;
  * <pre>
  *   produce DIR CHANNEL SECRET_FILE STALL_MS SLOTS   shares the channel, prints READY; "publish N" publishes N more frames
  *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame
+ *   latency DIR CHANNEL SECRET_FILE FRAMES           attaches (device loops spinning), prints ATTACHED, then
+ *                                                    LATENCY n= p50= p99= p999= max= wrong= (ns) after FRAMES frames
  * </pre>
  *
  * Both print a STATUS line every 50 ms and end on "stop" (printing CLOSED) or at the end of stdin. The system property
@@ -38,16 +42,30 @@ public final class SharedPeer {
 
     /** A runtime on {@code backend}: two emulated devices joined by NVLink, or the CUDA backend. */
     static SeqlinkRuntime runtime(String backend) {
-        return backend.equals(CUDA) ? SeqlinkRuntime.builder().backend(BackendSelection.CUDA).open()
-                : SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+        return runtime(backend, LauncherSettings.defaults());
+    }
+
+    /** The same with {@code launcher}'s settings (the latency bench's loops spin). */
+    static SeqlinkRuntime runtime(String backend, LauncherSettings launcher) {
+        SeqlinkRuntime.Builder b = SeqlinkRuntime.builder().launcher(launcher);
+        return (backend.equals(CUDA) ? b.backend(BackendSelection.CUDA) : b.emulated(EmulatedTopology.allNvlink(2))).open();
+    }
+
+    /** Launcher settings whose device loops spin without a pause, for latency measurements. */
+    static LauncherSettings spinning() {
+        LauncherSettings d = LauncherSettings.defaults();
+        return new LauncherSettings(IdleStrategyKind.BUSY_SPIN, d.batchSize(), d.watchdogPeriod());
     }
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[1]);
         String channel = args[2];
         SharedSecret secret = SharedSecret.fromFile(Path.of(args[3]), "secret file");
-        try (SeqlinkRuntime rt = runtime(System.getProperty(BACKEND, EMULATED))) {
-            if (args[0].equals("produce")) {
+        String backend = System.getProperty(BACKEND, EMULATED);
+        try (SeqlinkRuntime rt = args[0].equals("latency") ? runtime(backend, spinning()) : runtime(backend)) {
+            if (args[0].equals("latency")) {
+                latency(rt, dir, channel, secret, Integer.parseInt(args[4]));
+            } else if (args[0].equals("produce")) {
                 produce(rt, dir, channel, secret, Duration.ofMillis(Long.parseLong(args[4])), Integer.parseInt(args[5]));
             } else {
                 consume(rt, dir, channel, secret);
@@ -93,6 +111,24 @@ public final class SharedPeer {
         });
         commands(line -> { });
         status.interrupt();
+        in.close();
+    }
+
+    private static void latency(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int frames) throws Exception {
+        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
+        LatencySink sink = new LatencySink(frames);
+        in.consumer().subscribe(sink);
+        rt.start();
+        System.out.println("ATTACHED start=" + in.startsAfter() + " epoch=" + in.epoch() + " seat=" + in.seat());
+        System.out.flush();
+        while (sink.count() < frames && in.state() != io.seqlink.channel.ChannelState.FAILED) {
+            Thread.sleep(5);
+        }
+        long[] p = sink.percentiles();
+        System.out.println("LATENCY n=" + sink.count() + " p50=" + p[0] + " p99=" + p[1] + " p999=" + p[2] + " max=" + p[3]
+                + " wrong=" + sink.wrong() + " state=" + in.state());
+        System.out.flush();
+        commands(line -> { });
         in.close();
     }
 

@@ -1,0 +1,157 @@
+package io.seqlink.shared;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.ChannelShare;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.security.SharedSecret;
+import io.seqlink.testing.ChildJvm;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One-way latency of a frame from its publish to a host listener's call, for a consumer in the producer's process and
+ * for one in another process attached to the shared channel, on the same backend and device in one run. Each frame is
+ * published alone ({@code --gap-us} apart, so no frame queues behind another) and carries {@code System.nanoTime()} at
+ * its publish; the listener ({@link LatencySink}) takes the difference. Both processes' device loops spin. Prints a
+ * table and writes JSON.
+ *
+ * <pre>
+ *   java -cp ... io.seqlink.shared.CrossProcessLatencyBench [--backend cuda|emulated] [--frames N] [--gap-us G]
+ *        [--sizes 64,16384] [--dir D] [--json FILE]
+ * </pre>
+ */
+public final class CrossProcessLatencyBench {
+
+    private record Row(String path, int bytes, long[] p, int n, long wrong) {
+    }
+
+    private CrossProcessLatencyBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String backend = "emulated";
+        int frames = 20_000;
+        long gapNanos = 100_000;
+        List<Integer> sizes = List.of(64, 16_384);
+        Path dir = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir"));
+        Path json = null;
+        for (int i = 0; i < args.length; i += 2) {
+            switch (args[i]) {
+                case "--backend" -> backend = args[i + 1];
+                case "--frames" -> frames = Integer.parseInt(args[i + 1]);
+                case "--gap-us" -> gapNanos = Long.parseLong(args[i + 1]) * 1_000;
+                case "--sizes" -> sizes = java.util.Arrays.stream(args[i + 1].split(",")).map(Integer::valueOf).toList();
+                case "--dir" -> dir = Path.of(args[i + 1]);
+                case "--json" -> json = Path.of(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Path share = Files.createTempDirectory(dir, "seqlink-latency-");
+        Path secretFile = share.resolve("secret");
+        Files.writeString(secretFile, "the latency bench's secret");
+        SharedSecret secret = SharedSecret.fromFile(secretFile, "secret file");
+        Path channels = share.resolve("channels"); // the export makes it, owner-only
+        List<Row> rows = new ArrayList<>();
+        try (SeqlinkRuntime rt = SharedPeer.runtime(backend, SharedPeer.spinning())) {
+            for (int bytes : sizes) {
+                rows.add(inProcess(rt, bytes, frames, gapNanos));
+                rows.add(crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos));
+            }
+        }
+        print(backend, frames, gapNanos, rows);
+        if (json != null) {
+            Files.writeString(json, json(backend, frames, gapNanos, rows));
+        }
+        System.exit(0);
+    }
+
+    private static Row inProcess(SeqlinkRuntime rt, int bytes, int frames, long gapNanos) throws Exception {
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder("latency-in-" + bytes).producer(0).consumers(0).hostListeners(0)
+                .slots(64).slotBytes(bytes).build());
+        LatencySink sink = new LatencySink(frames);
+        ch.consumer(0).subscribe(sink);
+        rt.start();
+        publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (sink.count() < frames && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        Row row = new Row("in-process", bytes, sink.percentiles(), sink.count(), sink.wrong());
+        ch.close();
+        return row;
+    }
+
+    private static Row crossProcess(SeqlinkRuntime rt, String backend, Path dir, Path secretFile, SharedSecret secret, int bytes,
+            int frames, long gapNanos) throws Exception {
+        String name = "latency-x-" + bytes;
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(64).slotBytes(bytes)
+                .share(ChannelShare.of(dir, secret)).build());
+        rt.start();
+        try (ChildJvm c = ChildJvm.start("latency-consumer-" + bytes, Path.of("target", "child-jvms"), Map.of(),
+                List.of("-D" + SharedPeer.BACKEND + "=" + backend), SharedPeer.class, "latency", dir.toString(), name,
+                secretFile.toString(), Integer.toString(frames))) {
+            c.awaitLine("ATTACHED", Duration.ofSeconds(60));
+            publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos);
+            String line = c.awaitLine("LATENCY", Duration.ofSeconds(120));
+            c.command("stop");
+            long[] p = {number(line, "p50"), number(line, "p99"), number(line, "p999"), number(line, "max")};
+            ch.close();
+            return new Row("cross-process", bytes, p, (int) number(line, "n"), number(line, "wrong"));
+        }
+    }
+
+    private static long number(String line, String key) {
+        return Long.parseLong(ChildJvm.field(line, key));
+    }
+
+    /** Publishes {@code count} frames one at a time, {@code gapNanos} apart, each stamped with its publish time. */
+    private static void publish(PublishChannel ch, int bytes, int count, long gapNanos) {
+        long next = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            while (System.nanoTime() < next) {
+                Thread.onSpinWait();
+            }
+            long seq = ch.claim(10, TimeUnit.SECONDS);
+            if (seq <= 0) {
+                throw new IllegalStateException("claim returned " + seq + " on " + ch.name() + " (" + ch.state() + ")");
+            }
+            ByteBuffer b = ch.buffer();
+            b.putLong(bytes - 8, seq);
+            b.putLong(0, System.nanoTime());
+            ch.commit(bytes);
+            ch.publish();
+            next = System.nanoTime() + gapNanos;
+        }
+    }
+
+    private static void print(String backend, int frames, long gapNanos, List<Row> rows) {
+        System.out.printf(Locale.ROOT, "%nframe publish -> host listener call, %s backend, %d frames each, %d us apart (us)%n",
+                backend, frames, gapNanos / 1000);
+        System.out.printf(Locale.ROOT, "%-14s %9s %9s %9s %9s %9s %7s%n", "path", "bytes", "p50", "p99", "p99.9", "max", "wrong");
+        for (Row r : rows) {
+            System.out.printf(Locale.ROOT, "%-14s %9d %9.2f %9.2f %9.2f %9.2f %7d%n", r.path(), r.bytes(), r.p()[0] / 1e3,
+                    r.p()[1] / 1e3, r.p()[2] / 1e3, r.p()[3] / 1e3, r.wrong());
+        }
+    }
+
+    private static String json(String backend, int frames, long gapNanos, List<Row> rows) {
+        StringBuilder s = new StringBuilder("{\"bench\":\"cross-process-latency\",\"backend\":\"" + backend + "\",\"frames\":"
+                + frames + ",\"gap_us\":" + gapNanos / 1000 + ",\"rows\":[");
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            s.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"path\":\"%s\",\"bytes\":%d,\"n\":%d,\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f,\"max_us\":%.3f,"
+                            + "\"wrong\":%d}", r.path(), r.bytes(), r.n(), r.p()[0] / 1e3, r.p()[1] / 1e3, r.p()[2] / 1e3,
+                    r.p()[3] / 1e3, r.wrong()));
+        }
+        return s.append("]}\n").toString();
+    }
+}

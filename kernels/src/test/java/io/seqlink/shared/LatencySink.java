@@ -1,0 +1,59 @@
+package io.seqlink.shared;
+
+import io.seqlink.channel.Frame;
+import io.seqlink.channel.FrameHandler;
+import java.util.Arrays;
+
+/**
+ * A host listener for {@link CrossProcessLatencyBench}: each frame's first word is {@code System.nanoTime()} at its
+ * publish (CLOCK_MONOTONIC on Linux, one clock for every process of the host); it records the time to its own call and
+ * checks the frame's last word (the sequence), so it reads both ends of the frame and nothing between. It samples the
+ * frames after the first {@link #WARMUP}. No allocation per frame: the samples go into an array made up front.
+ */
+final class LatencySink implements FrameHandler {
+
+    /** Frames before the samples begin (the JIT compiles the path meanwhile). */
+    static final int WARMUP = 2_000;
+
+    private final long[] nanos;
+    private long seen;
+    private volatile int count;
+    private volatile long wrong;
+
+    LatencySink(int frames) {
+        this.nanos = new long[frames];
+    }
+
+    @Override
+    public void onFrame(Frame frame) {
+        long now = System.nanoTime();
+        var p = frame.payload();
+        if (p.getLong(p.limit() - 8) != frame.sequence()) {
+            wrong++;
+        }
+        int n = count;
+        if (++seen > WARMUP && n < nanos.length) {
+            nanos[n] = now - p.getLong(0);
+            count = n + 1;
+        }
+    }
+
+    int count() {
+        return count;
+    }
+
+    long wrong() {
+        return wrong;
+    }
+
+    /** p50, p99, p99.9 and max in nanoseconds of the samples so far; call once {@link #count()} stopped moving. */
+    long[] percentiles() {
+        long[] s = Arrays.copyOf(nanos, count);
+        Arrays.sort(s);
+        return new long[] {at(s, 0.50), at(s, 0.99), at(s, 0.999), s.length == 0 ? 0 : s[s.length - 1]};
+    }
+
+    private static long at(long[] sorted, double q) {
+        return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
+    }
+}

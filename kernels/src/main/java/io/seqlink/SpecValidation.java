@@ -1,7 +1,6 @@
 package io.seqlink;
 
 import io.seqlink.backend.Backend;
-import io.seqlink.backend.BackendKind;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.Violation;
 import io.seqlink.topology.Transport;
@@ -39,11 +38,6 @@ final class SpecValidation {
                     v.add(notInUse(prefix + "consumers", "consumer device " + c, "pick devices from " + devices));
                 }
             }
-        }
-        if (spec.share() != null && backend.kind() != BackendKind.EMULATED) {
-            v.add(new Violation(prefix + "share", "channel '" + spec.name() + "' is shared with other processes, which the "
-                    + backend.kind().name().toLowerCase(java.util.Locale.ROOT) + " backend cannot do yet (channels between processes "
-                    + "run on the emulated backend; the CUDA path is not built)", "do not share the channel, or run the emulated backend"));
         }
         if (channels.taken(spec.name())) {
             v.add(ChannelTable.nameTaken(spec, prefix));

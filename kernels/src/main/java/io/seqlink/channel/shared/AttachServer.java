@@ -77,6 +77,8 @@ final class AttachServer implements Runnable {
             } catch (IOException e) {
                 log.warn("seqlink channel '{}': an attach failed: {}", channel, closed || !c.isOpen()
                         ? "cut off after the handshake timeout" : e.toString());
+            } catch (RuntimeException | LinkageError e) { // a fault here must not end the thread every later attach needs
+                log.error("seqlink channel '{}': an attach failed unexpectedly; the channel goes on taking attaches", channel, e);
             } finally {
                 pending.set(null);
                 if (!seated) {

@@ -84,6 +84,11 @@ public final class ChannelExport implements AutoCloseable {
             }
         }
         log.info("seqlink channel '{}' shared: {} ({} seats), attach socket {}", channel, regionFile, share.seats(), socket);
+        if (!PeerUser.available()) {
+            log.warn("seqlink channel '{}': this Java runtime has no module jdk.net, so the producer cannot read an attaching "
+                    + "process's user (SO_PEERCRED); the directory's 0700 and the socket's 0600 still keep other users out. "
+                    + "Add jdk.net to the runtime (jlink --add-modules jdk.net) for the extra check", channel);
+        }
     }
 
     /**

@@ -66,6 +66,7 @@ public final class CrossProcessLatencyBench {
                 rows.add(crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos));
             }
         }
+        SharedPeer.deleteTree(share);
         print(backend, frames, gapNanos, rows);
         if (json != null) {
             Files.writeString(json, json(backend, frames, gapNanos, rows));

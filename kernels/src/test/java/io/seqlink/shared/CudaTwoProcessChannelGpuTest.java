@@ -34,9 +34,7 @@ class CudaTwoProcessChannelGpuTest extends TwoProcessChannelTest {
     @AfterEach
     void removeDirectory() throws Exception {
         if (dir.startsWith("/dev/shm")) {
-            try (var files = Files.walk(dir.getParent())) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            SharedPeer.deleteTree(dir.getParent());
         }
     }
 

@@ -51,6 +51,13 @@ public final class SharedPeer {
         return (backend.equals(CUDA) ? b.backend(BackendSelection.CUDA) : b.emulated(EmulatedTopology.allNvlink(2))).open();
     }
 
+    /** Removes {@code dir} and everything under it (a bench's or soak's share directory). */
+    static void deleteTree(Path dir) throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
     /** Launcher settings whose device loops spin without a pause, for latency measurements. */
     static LauncherSettings spinning() {
         LauncherSettings d = LauncherSettings.defaults();

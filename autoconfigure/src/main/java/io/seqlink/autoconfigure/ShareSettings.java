@@ -53,9 +53,20 @@ public final class ShareSettings {
         return withSettings(s, SharedSecret.fromFile(requireFile(s.secretFile(), prefix), prefix + "secret-file"));
     }
 
-    /** The share the properties ask for with a stand-in secret, for validating a specification; {@code null} when not enabled. */
+    /**
+     * The share the properties ask for with a stand-in secret, for validating a specification; {@code null} when not
+     * enabled. Durations out of range stand in as the defaults: the validator reports them under their own properties.
+     */
     static @Nullable ChannelShare shareToValidate(SeqlinkProperties.Share s) {
-        return s.enabled() ? withSettings(s, NOT_READ) : null;
+        if (!s.enabled()) {
+            return null;
+        }
+        java.time.Duration heartbeat = s.heartbeat();
+        java.time.Duration handshake = s.handshakeTimeout();
+        SeqlinkProperties.Share valid = new SeqlinkProperties.Share(true, s.directory(), s.secretFile(), s.seats(),
+                heartbeat == null || heartbeat.isNegative() || heartbeat.isZero() ? null : heartbeat,
+                handshake == null || handshake.isNegative() || handshake.isZero() ? ChannelShare.DEFAULT_HANDSHAKE_TIMEOUT : handshake);
+        return withSettings(valid, NOT_READ);
     }
 
     private static ChannelShare withSettings(SeqlinkProperties.Share s, SharedSecret secret) {

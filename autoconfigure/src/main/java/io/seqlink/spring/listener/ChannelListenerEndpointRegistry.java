@@ -251,6 +251,14 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
     }
 
     private void warnAboutConsumersWithoutListeners() {
+        for (AttachedChannel a : runtime.attachedChannels()) {
+            if (!a.consumer().subscribed()) {
+                log.warn("seqlink channel '{}' (attached from another process): its consumer on device {} has no listener; "
+                        + "it takes no frames and holds the producer back once its ring is full; add a "
+                        + "@ChannelListener(channel = \"{}\") or remove seqlink.attach.{}", a.name(), a.consumer().device(),
+                        a.name(), a.name());
+            }
+        }
         for (PublishChannel ch : runtime.channels()) {
             for (int d : ch.consumerDevices()) {
                 if (!ch.consumer(d).subscribed()) {

@@ -191,6 +191,27 @@ class SharedChannelPropertiesTests {
                 });
     }
 
+    @Test
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void anAttachedChannelWithoutAListenerIsWarnedAbout(org.springframework.boot.test.system.CapturedOutput output) {
+        producer().run(p -> consumer().run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(output).contains("seqlink channel 'frames' (attached from another process): its consumer on device 1 "
+                    + "has no listener", "remove seqlink.attach.frames");
+        }));
+    }
+
+    @Test
+    void aShareWithANonPositiveTimeoutIsReportedNotThrown() {
+        runner().withPropertyValues("seqlink.channels.frames.share.enabled=true", "seqlink.channels.frames.share.secret-file=" + key,
+                "seqlink.channels.frames.share.handshake-timeout=0s", "seqlink.channels.frames.share.heartbeat=-1s").run(c -> {
+                    assertThat(c).hasFailed();
+                    String report = FailureAnalysisTester.report(FailureAnalysisTester.analyze(c.getStartupFailure()));
+                    assertThat(report).contains("seqlink.channels.frames.share.handshake-timeout", "zero: it must be positive");
+                    assertThat(report).contains("seqlink.channels.frames.share.heartbeat", "negative: it must be positive");
+                });
+    }
+
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!condition.getAsBoolean()) {

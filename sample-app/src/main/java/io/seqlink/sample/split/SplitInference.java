@@ -5,7 +5,6 @@ import io.seqlink.sample.pipeline.FrameLayout;
 import io.seqlink.sample.pipeline.ReferenceModel;
 import io.seqlink.spring.listener.ChannelListener;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
@@ -36,7 +35,7 @@ public final class SplitInference {
 
     @ChannelListener(channel = "${sample.split.channel:frames}", id = "split-inference")
     public void infer(Frame frame) {
-        ByteBuffer p = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer p = frame.payload(); // little-endian; read with absolute gets only: nothing allocated per frame
         long seq = p.getLong(FrameLayout.SEQUENCE);
         long seed = p.getLong(FrameLayout.SEED);
         inferred.incrementAndGet();

@@ -11,11 +11,13 @@ import io.seqlink.idle.IdleStrategyKind;
 import io.seqlink.topology.LinkClass;
 import io.seqlink.topology.Transport;
 import io.seqlink.topology.UnsupportedLinkPolicy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -36,6 +38,9 @@ import org.springframework.util.unit.DataSize;
  * @param channels Channels to open at startup, by name. Each becomes a PublishChannel bean qualified by that name
  *                 (inject it with @Qualifier("name")) and named after it unless another bean has the name. A
  *                 name is 1 to 64 letters, digits, '-' or '_'.
+ * @param attach   Channels that another process of this host shares (its seqlink.channels.<name>.share), attached to
+ *                 at startup by name. Each gives @ChannelListener(channel = "<name>") methods as a channel of this
+ *                 process does; a name may not also be under seqlink.channels.
  * @param launcher How the launcher drives consumers.
  * @param listener How @ChannelListener methods are run and retried.
  * @param health   When the 'seqlink' health contributor reports a degraded state.
@@ -48,11 +53,12 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("seqlink")
 public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultValue("auto") BackendSelection backend,
         @DefaultValue Topology topology, @DefaultValue Verify verify, @DefaultValue Emulated emulated,
-        Map<String, Channel> channels, @DefaultValue Launcher launcher, @DefaultValue Listener listener,
+        Map<String, Channel> channels, Map<String, Attach> attach, @DefaultValue Launcher launcher, @DefaultValue Listener listener,
         @DefaultValue Health health, @DefaultValue Shutdown shutdown, @DefaultValue("true") boolean failOnUnknownProperties) {
 
     public SeqlinkProperties {
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+        attach = attach == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(attach));
     }
 
     /**
@@ -145,24 +151,26 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      *                               wait on the frame's doorbell, so the round runs when the frame is published,
      *                               without a host hop; 'false' starts every round when the launcher sees the frame
      *                               published.
+     * @param share                  How consumer processes of this host attach to the channel.
      */
     public record Channel(@DefaultValue("0") int producer, List<Integer> consumers, @DefaultValue("64") int slots,
             @DefaultValue("64KB") DataSize slotSize, @DefaultValue("lossless") Delivery delivery,
             @DefaultValue("copy") ReadMode readMode, @DefaultValue("auto") Transport transport, Integer maxPublishBatch,
             @DefaultValue("1s") Duration backpressureTimeout, @DefaultValue("5s") Duration stallTimeout,
             @DefaultValue("fail-channel") ConsumerFailurePolicy consumerFailurePolicy,
-            @DefaultValue("true") boolean armedRounds) {
+            @DefaultValue("true") boolean armedRounds, @DefaultValue Share share) {
 
-        /** The channel's specification under {@code name}; unchecked (the runtime validates it). */
+        /** The channel's specification under {@code name}, not shared; unchecked (the runtime validates it). */
         public ChannelSpec toSpec(String name) {
-            return toSpec(name, List.of());
+            return toSpec(name, List.of(), null);
         }
 
         /**
          * {@link #toSpec(String)} with the consumers whose listener is a host listener (known from the application's
-         * {@code @ChannelListener} methods, not a property): a lossless channel pushes their frames into host memory.
+         * {@code @ChannelListener} methods, not a property): a lossless channel pushes their frames into host memory;
+         * and the share with consumer processes ({@link ShareSettings#share}), or {@code null} when it is not shared.
          */
-        public ChannelSpec toSpec(String name, List<Integer> hostListeners) {
+        public ChannelSpec toSpec(String name, List<Integer> hostListeners, io.seqlink.channel.@Nullable ChannelShare share) {
             ChannelSpec.Builder b = ChannelSpec.builder(name)
                     .producer(producer)
                     .consumers(consumers)
@@ -175,12 +183,52 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
                     .stallTimeout(stallTimeout)
                     .consumerFailurePolicy(consumerFailurePolicy)
                     .armedRounds(armedRounds)
-                    .hostListeners(hostListeners);
+                    .hostListeners(hostListeners)
+                    .share(share);
             if (maxPublishBatch != null) {
                 b.maxPublishBatch(maxPublishBatch);
             }
             return b.build();
         }
+    }
+
+    /**
+     * How a channel is shared with consumer processes of this host: they attach to it by name (seqlink.attach.<name> in
+     * their configuration), read its ring in place and hold the producer back like its own consumers while attached.
+     *
+     * @param enabled          Whether consumer processes of this host may attach to the channel. A shared channel must
+     *                         be lossless; its consumers may then be empty (only other processes consume it).
+     * @param directory        Directory of the channel's shared-memory region (<name>.shm) and attach socket
+     *                         (<name>.sock), created owner-only (700) when missing; an existing one must be this user's
+     *                         and closed to group and others. Default: /dev/shm/seqlink-<user> (the JVM's temporary
+     *                         directory where /dev/shm does not exist).
+     * @param secretFile       File holding the secret an attaching process must prove (at least 16 bytes, e.g. from
+     *                         'openssl rand -base64 32'), readable by its owner only (chmod 600). Required when enabled.
+     * @param seats            Most consumer processes attached at once, 1 to 64.
+     * @param heartbeat        How often each side raises its heartbeat; a dead peer is noticed when its connection ends,
+     *                         or once its heartbeat has not moved for the stall timeout. Default: a tenth of the
+     *                         channel's stall timeout.
+     * @param handshakeTimeout How long an attach may take before the producer closes the connection.
+     */
+    public record Share(@DefaultValue("false") boolean enabled, @Nullable Path directory, @Nullable Path secretFile,
+            @DefaultValue("4") int seats, @Nullable Duration heartbeat, @DefaultValue("5s") Duration handshakeTimeout) {
+    }
+
+    /**
+     * A channel another process of this host shares, attached to at startup. Its consumer runs on a device of this
+     * process, driven by its launcher; it gets the frames published after the attach.
+     *
+     * @param directory      The producer's share directory (its seqlink.channels.<name>.share.directory). Default:
+     *                       /dev/shm/seqlink-<user> (the JVM's temporary directory where /dev/shm does not exist).
+     * @param secretFile     File holding the channel's secret, the same as the producer's share.secret-file, readable
+     *                       by its owner only (chmod 600). Required.
+     * @param device         Device of this process whose launcher runs the consumer.
+     * @param stallTimeout   How long the producer's heartbeat may stand still before the channel turns FAILED (health
+     *                       DOWN). Default: the producer's stall timeout, as the handshake gives it.
+     * @param connectTimeout How long the attach (connect and handshake) may take at startup.
+     */
+    public record Attach(@Nullable Path directory, @Nullable Path secretFile, @DefaultValue("0") int device,
+            @Nullable Duration stallTimeout, @DefaultValue("10s") Duration connectTimeout) {
     }
 
     /**

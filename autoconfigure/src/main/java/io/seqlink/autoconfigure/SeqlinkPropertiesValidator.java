@@ -24,6 +24,8 @@ public final class SeqlinkPropertiesValidator {
     public static final String RESERVED_CHANNEL_NAME = "topology";
 
     private static final Pattern SIMPLE_KEY = Pattern.compile("[a-z0-9][a-z0-9-]*");
+    /** The channel names the runtime accepts ({@code ChannelSpec}'s rule), for the attached ones. */
+    private static final Pattern CHANNEL_NAME = Pattern.compile("[A-Za-z0-9_-]{1," + io.seqlink.channel.ChannelSpec.MAX_NAME_LENGTH + "}");
 
     private SeqlinkPropertiesValidator() {
     }
@@ -34,8 +36,10 @@ public final class SeqlinkPropertiesValidator {
         topology(properties.topology(), v);
         verify(properties.verify(), v);
         emulated(properties.emulated(), v);
-        sameNameButCase(properties.channels().keySet(), v);
+        sameNameButCase(properties.channels().keySet(), "seqlink.channels", v);
         properties.channels().forEach((name, channel) -> channel(name, channel, v));
+        sameNameButCase(properties.attach().keySet(), "seqlink.attach", v);
+        properties.attach().forEach((name, attach) -> attach(name, attach, properties.channels().keySet(), v));
         launcher(properties.launcher(), v);
         retry(properties.listener().retry(), v);
         health(properties.health(), v);
@@ -47,6 +51,12 @@ public final class SeqlinkPropertiesValidator {
     public static String channelPrefix(String name) {
         return SIMPLE_KEY.matcher(String.valueOf(name)).matches() ? "seqlink.channels." + name + "."
                 : "seqlink.channels[" + name + "].";
+    }
+
+    /** The property prefix of attached channel {@code name}, ending in a dot: bracketed when the name is not a plain key. */
+    public static String attachPrefix(String name) {
+        return SIMPLE_KEY.matcher(String.valueOf(name)).matches() ? "seqlink.attach." + name + "."
+                : "seqlink.attach[" + name + "].";
     }
 
     private static void topology(SeqlinkProperties.Topology t, List<Violation> v) {
@@ -120,12 +130,13 @@ public final class SeqlinkPropertiesValidator {
      * Channel names that differ only in case ({@code orders}, {@code Orders}): Spring Boot matches property names
      * ignoring case, so both channels would be bound from the same keys and open with one of them's settings.
      */
-    private static void sameNameButCase(Set<String> names, List<Violation> v) {
+    private static void sameNameButCase(Set<String> names, String group, List<Violation> v) {
         Map<String, String> firstByLowerCase = new LinkedHashMap<>();
         for (String name : names) {
             String first = firstByLowerCase.putIfAbsent(String.valueOf(name).toLowerCase(Locale.ROOT), name);
             if (first != null) {
-                v.add(new Violation(channelPrefix(name).substring(0, channelPrefix(name).length() - 1), "channels '" + first
+                String prefix = group.equals("seqlink.attach") ? attachPrefix(name) : channelPrefix(name);
+                v.add(new Violation(prefix.substring(0, prefix.length() - 1), "channels '" + first
                         + "' and '" + name + "' differ only in case: Spring Boot matches property names ignoring case, "
                         + "so both would be bound from the same keys and open with the settings of one of them",
                         "give the channels names that differ in more than case, e.g. '" + first + "' and '" + name
@@ -145,7 +156,55 @@ public final class SeqlinkPropertiesValidator {
             v.add(new Violation(prefix + "name", "the channel name '" + name + "' is reserved: health reports the "
                     + "topology under it", "rename the channel, e.g. 'topology-events'"));
         }
-        v.addAll(channel.toSpec(name).validate(prefix));
+        SeqlinkProperties.Share share = channel.share();
+        if (share != null && share.enabled()) {
+            share(prefix + "share.", share, v);
+        }
+        v.addAll(channel.toSpec(name, List.of(), share == null ? null : ShareSettings.shareToValidate(share)).validate(prefix));
+    }
+
+    private static void share(String prefix, SeqlinkProperties.Share s, List<Violation> v) {
+        v.addAll(ShareSettings.checkSecretFile(prefix + "secret-file", s.secretFile()));
+        if (s.seats() < 1 || s.seats() > io.seqlink.channel.ChannelShare.MAX_SEATS) {
+            v.add(new Violation(prefix + "seats", "seats is " + s.seats() + ", outside 1 to " + io.seqlink.channel.ChannelShare.MAX_SEATS,
+                    "set seats between 1 and " + io.seqlink.channel.ChannelShare.MAX_SEATS + " (default "
+                            + io.seqlink.channel.ChannelShare.DEFAULT_SEATS + ")"));
+        }
+        if (s.heartbeat() != null) {
+            positive(prefix + "heartbeat", s.heartbeat(), "e.g. 500ms, or leave it unset for a tenth of the stall timeout", v);
+        }
+        positive(prefix + "handshake-timeout", s.handshakeTimeout(), "e.g. 5s", v);
+    }
+
+    private static void attach(String name, SeqlinkProperties.Attach a, Set<String> local, List<Violation> v) {
+        String prefix = attachPrefix(name);
+        String group = prefix.substring(0, prefix.length() - 1);
+        if (a == null) {
+            v.add(new Violation(group, "the attached channel has no settings",
+                    "set at least its secret-file (and its directory unless the producer uses the default)"));
+            return;
+        }
+        if (name == null || !CHANNEL_NAME.matcher(name).matches()) {
+            v.add(new Violation(group, "channel name '" + name + "' is not 1 to " + io.seqlink.channel.ChannelSpec.MAX_NAME_LENGTH
+                    + " letters, digits, '-' or '_'", "use the producer's channel name"));
+        }
+        for (String l : local) {
+            if (String.valueOf(l).equalsIgnoreCase(String.valueOf(name))) {
+                v.add(new Violation(group, "channel '" + name + "' is declared both here and as a channel of this process ("
+                        + channelPrefix(l).substring(0, channelPrefix(l).length() - 1) + "): a @ChannelListener could not tell "
+                        + "which it listens on", "remove one of them: seqlink.channels." + l + " when another process produces "
+                        + "the channel, seqlink.attach." + name + " when this process does"));
+            }
+        }
+        v.addAll(ShareSettings.checkSecretFile(prefix + "secret-file", a.secretFile()));
+        if (a.device() < 0) {
+            v.add(new Violation(prefix + "device", "device " + a.device() + " is not a device ordinal",
+                    "set a device of this process, 0 or more (default 0)"));
+        }
+        if (a.stallTimeout() != null) {
+            positive(prefix + "stall-timeout", a.stallTimeout(), "e.g. 5s, or leave it unset for the producer's", v);
+        }
+        positive(prefix + "connect-timeout", a.connectTimeout(), "e.g. 10s", v);
     }
 
     private static void launcher(SeqlinkProperties.Launcher l, List<Violation> v) {

@@ -109,11 +109,29 @@ public final class SeqlinkRuntimeFactory {
                             ch.spec().delivery().name().toLowerCase(java.util.Locale.ROOT), transports(ch));
                 }
             }
+            attachAll(runtime, properties);
             return runtime;
         } catch (RuntimeException ex) {
             runtime.close();
             throw ex;
         }
+    }
+
+    /**
+     * Attaches to every channel under {@code seqlink.attach}, in configuration order; the first that fails stops startup
+     * ({@link ChannelAttachFailedException}, naming the properties), the runtime's close detaching those attached before.
+     */
+    private static void attachAll(SeqlinkRuntime runtime, SeqlinkProperties properties) {
+        properties.attach().forEach((name, a) -> {
+            io.seqlink.channel.AttachSpec spec = ShareSettings.attach(name, a);
+            try {
+                io.seqlink.channel.AttachedChannel in = runtime.attachChannel(spec);
+                log.info("seqlink channel '{}' attached: the producer's share in {}, consumed on device {}, seat {}, epoch {}, "
+                        + "from frame {} on", name, spec.directory(), spec.device(), in.seat(), in.epoch(), in.startsAfter() + 1);
+            } catch (io.seqlink.channel.ChannelAttachException e) {
+                throw new ChannelAttachFailedException(name, SeqlinkPropertiesValidator.attachPrefix(name), spec.directory(), e);
+            }
+        });
     }
 
     /** The channel specifications the properties describe, by name, in configuration order. */
@@ -126,7 +144,8 @@ public final class SeqlinkRuntimeFactory {
         properties.channels().forEach((name, channel) -> {
             Set<Integer> hosts = hostListeners.get(name);
             List<Integer> consumers = channel.consumers() == null ? List.of() : channel.consumers();
-            specs.put(name, channel.toSpec(name, hosts == null ? List.of() : HostListenerScan.consumersNamed(hosts, consumers)));
+            specs.put(name, channel.toSpec(name, hosts == null ? List.of() : HostListenerScan.consumersNamed(hosts, consumers),
+                    ShareSettings.share(name, channel.share())));
         });
         return specs;
     }

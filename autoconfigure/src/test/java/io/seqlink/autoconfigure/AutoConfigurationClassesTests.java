@@ -97,7 +97,8 @@ class AutoConfigurationClassesTests {
                 "io.seqlink.autoconfigure.diagnostics.UnsupportedLinkFailureAnalyzer",
                 "io.seqlink.autoconfigure.diagnostics.KernelsMissingFailureAnalyzer",
                 "io.seqlink.autoconfigure.diagnostics.ChannelBeanNameFailureAnalyzer",
-                "io.seqlink.autoconfigure.diagnostics.ChannelInjectionFailureAnalyzer");
+                "io.seqlink.autoconfigure.diagnostics.ChannelInjectionFailureAnalyzer",
+                "io.seqlink.autoconfigure.diagnostics.ChannelAttachFailureAnalyzer");
         assertThat(loader.load(EnvironmentPostProcessor.class, SpringFactoriesLoader.ArgumentResolver.none(), logging).stream()
                 .map(p -> p.getClass().getSimpleName()))
                 .contains("SeqlinkHealthStatusEnvironmentPostProcessor");

@@ -56,7 +56,10 @@ class ConfigurationMetadataTests {
         Map<String, Map<String, Object>> metadata = properties("META-INF/seqlink-channel-metadata.json");
         Map<String, Leaf> expected = new LinkedHashMap<>();
         walk("seqlink.channels.<name>", SeqlinkProperties.Channel.class, expected);
-        assertThat(expected).hasSize(SeqlinkProperties.Channel.class.getRecordComponents().length);
+        assertThat(expected).hasSize(SeqlinkProperties.Channel.class.getRecordComponents().length - 1
+                + SeqlinkProperties.Share.class.getRecordComponents().length);
+        walk("seqlink.attach.<name>", SeqlinkProperties.Attach.class, expected);
+        assertThat(expected).containsKeys("seqlink.channels.<name>.share.secret-file", "seqlink.attach.<name>.secret-file");
         for (Leaf leaf : expected.values()) {
             assertDescribed(metadata, leaf);
         }

@@ -22,14 +22,26 @@ import org.jspecify.annotations.Nullable;
  * @param claimsAbandoned   claims given back and published as padding: by {@link PublishChannel#abandon()}, or on
  *                          behalf of a producer thread that died holding one
  * @param openClaim         the oldest claim not yet committed, or {@code null} when every claimed frame is committed
- * @param consumers         one snapshot per consumer
+ * @param consumers         one snapshot per consumer of this process
+ * @param attached          the consumer processes attached to the channel now, by seat ({@link PublishChannel#attachedConsumers()});
+ *                          empty when the channel is not shared
  */
 public record ChannelSnapshot(String name, ChannelState state, @Nullable String failure, int producer, int slots, long slotBytes,
         Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
-        long backpressureWaitNanos, long claimsAbandoned, @Nullable OpenClaim openClaim, List<ConsumerSnapshot> consumers) {
+        long backpressureWaitNanos, long claimsAbandoned, @Nullable OpenClaim openClaim, List<ConsumerSnapshot> consumers,
+        List<AttachedConsumer> attached) {
 
     public ChannelSnapshot {
         consumers = List.copyOf(consumers);
+        attached = List.copyOf(attached);
+    }
+
+    /** A snapshot of a channel no other process is attached to. */
+    public ChannelSnapshot(String name, ChannelState state, @Nullable String failure, int producer, int slots, long slotBytes,
+            Delivery delivery, ReadMode readMode, long claimed, long published, long publishedOnDevice, long backpressured,
+            long backpressureWaitNanos, long claimsAbandoned, @Nullable OpenClaim openClaim, List<ConsumerSnapshot> consumers) {
+        this(name, state, failure, producer, slots, slotBytes, delivery, readMode, claimed, published, publishedOnDevice,
+                backpressured, backpressureWaitNanos, claimsAbandoned, openClaim, consumers, List.of());
     }
 
     /**
@@ -45,13 +57,16 @@ public record ChannelSnapshot(String name, ChannelState state, @Nullable String 
     public record OpenClaim(long sequence, String owner, boolean ownerAlive, long openNanos) {
     }
 
-    /** The largest lag over all consumers that are not dead. */
+    /** The largest lag over all consumers that are not dead, the attached consumer processes included. */
     public long maxLag() {
         long max = 0;
         for (ConsumerSnapshot c : consumers) {
             if (c.state() != ConsumerState.DEAD) {
                 max = Math.max(max, c.lag());
             }
+        }
+        for (AttachedConsumer a : attached) {
+            max = Math.max(max, a.lag());
         }
         return max;
     }

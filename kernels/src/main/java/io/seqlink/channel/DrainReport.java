@@ -1,5 +1,6 @@
 package io.seqlink.channel;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -9,7 +10,8 @@ import java.util.TreeMap;
  * delivered once it was handed to the listener (the one a blocked listener is in included), and no
  * frame counted undelivered reaches a listener after the report, so replaying them duplicates nothing.
  * Frames committed before the drain began are published by it (their thread's later {@code publish()}
- * returns 0); claims never committed (a close that gave up on them) are {@code unpublished}.
+ * returns 0); claims never committed (a close that gave up on them) are {@code unpublished}. For a shared
+ * channel, each consumer process attached while it drained is in {@code attached}, with what it had not acknowledged.
  *
  * @param channel              channel name
  * @param published            the highest sequence published once the producers were shut and what they had committed
@@ -20,21 +22,52 @@ import java.util.TreeMap;
  * @param listenersNotReturned per consumer device, the listener still inside a call when the drain ended; the
  *                             channel's memory stays allocated until it returns
  * @param interrupted          whether the draining thread was interrupted (it stopped waiting; the flag is kept)
+ * @param attached             the consumer processes attached to a shared channel while it drained, by seat: those
+ *                             attached as it ended, and those dropped while it waited (their process died or stopped)
  */
 public record DrainReport(String channel, long published, Map<Integer, Long> undelivered, boolean timedOut, long unpublished,
-        Map<Integer, String> listenersNotReturned, boolean interrupted) {
+        Map<Integer, String> listenersNotReturned, boolean interrupted, List<AttachedAtClose> attached) {
 
     public DrainReport {
         undelivered = Map.copyOf(undelivered);
         listenersNotReturned = Map.copyOf(listenersNotReturned);
+        attached = List.copyOf(attached);
+    }
+
+    /** A report of a channel no other process was attached to. */
+    public DrainReport(String channel, long published, Map<Integer, Long> undelivered, boolean timedOut, long unpublished,
+            Map<Integer, String> listenersNotReturned, boolean interrupted) {
+        this(channel, published, undelivered, timedOut, unpublished, listenersNotReturned, interrupted, List.of());
     }
 
     public DrainReport(String channel, long published, Map<Integer, Long> undelivered, boolean timedOut) {
         this(channel, published, undelivered, timedOut, 0, Map.of(), false);
     }
 
+    /**
+     * A consumer process attached to the channel as it drained. The producer cannot see which frames another process
+     * handed to its listener, only what it acknowledged: {@code unacknowledged} frames may include one its listener was
+     * still handling.
+     *
+     * @param seat           its seat
+     * @param epoch          its attachment's epoch
+     * @param pid            its process id
+     * @param acknowledged   the highest sequence it acknowledged (for one dropped, as the drain began waiting)
+     * @param unacknowledged frames published (up to the drain's target) it had not acknowledged: 0 when it took them all
+     * @param dropped        whether it was dropped while the drain waited (its process exited or stopped): from its drop
+     *                       on nothing waited for it
+     */
+    public record AttachedAtClose(int seat, long epoch, long pid, long acknowledged, long unacknowledged, boolean dropped) {
+    }
+
+    /** Frames published and never handed to a listener of this process, over its consumers. */
     public long totalUndelivered() {
         return undelivered.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Frames published and not acknowledged by an attached consumer process, over all of them. */
+    public long totalUnacknowledgedByAttached() {
+        return attached.stream().mapToLong(AttachedAtClose::unacknowledged).sum();
     }
 
     /**
@@ -46,7 +79,11 @@ public record DrainReport(String channel, long published, Map<Integer, Long> und
     public String describe() {
         StringBuilder sb = new StringBuilder("channel '").append(channel).append("': ");
         if (clean() && !timedOut && !interrupted) {
-            return sb.append("every one of ").append(published).append(" published frame(s) delivered").toString();
+            sb.append("every one of ").append(published).append(" published frame(s) delivered");
+            if (!attached.isEmpty()) {
+                sb.append(", and acknowledged by ").append(attached.size()).append(" attached process(es)");
+            }
+            return sb.toString();
         }
         sb.append(published).append(" published");
         String sep = "; undelivered to ";
@@ -58,6 +95,14 @@ public record DrainReport(String channel, long published, Map<Integer, Long> und
         }
         if (totalUndelivered() == 0) {
             sb.append(", every one delivered");
+        }
+        sep = "; unacknowledged by attached process ";
+        for (AttachedAtClose a : attached) {
+            if (a.unacknowledged() > 0 || a.dropped()) {
+                sb.append(sep).append(a.pid()).append(" (seat ").append(a.seat()).append(", epoch ").append(a.epoch())
+                        .append(a.dropped() ? ", dropped while the drain waited" : "").append("): ").append(a.unacknowledged());
+                sep = ", by ";
+            }
         }
         if (timedOut) {
             sb.append("; the drain timed out");
@@ -79,8 +124,11 @@ public record DrainReport(String channel, long published, Map<Integer, Long> und
         return sb.toString();
     }
 
-    /** Whether everything published was delivered, nothing was left unpublished, and every listener returned. */
+    /**
+     * Whether everything published was delivered here and acknowledged by every attached consumer process, nothing was
+     * left unpublished, and every listener returned.
+     */
     public boolean clean() {
-        return totalUndelivered() == 0 && unpublished == 0 && listenersNotReturned.isEmpty();
+        return totalUndelivered() == 0 && totalUnacknowledgedByAttached() == 0 && unpublished == 0 && listenersNotReturned.isEmpty();
     }
 }

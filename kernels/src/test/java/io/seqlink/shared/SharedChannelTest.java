@@ -77,7 +77,14 @@ class SharedChannelTest {
                 assertThat(a.pid()).isEqualTo(ProcessHandle.current().pid());
                 assertThat(a.startsAfter()).isEqualTo(10);
                 assertThat(a.acknowledged()).isEqualTo(5_000);
+                assertThat(a.lag()).isZero();
             });
+            assertThat(ch.snapshot().attached()).as("the producer's snapshot shows the attached process")
+                    .singleElement().satisfies(a -> {
+                        assertThat(a.pid()).isEqualTo(ProcessHandle.current().pid());
+                        assertThat(a.acknowledged()).isEqualTo(5_000);
+                        assertThat(a.heartbeatAgeNanos()).isLessThan(Duration.ofSeconds(30).toNanos());
+                    });
             in.close();
             await(() -> ch.attachedConsumers().isEmpty(), "the closed attachment's seat dropped");
         }
@@ -99,12 +106,60 @@ class SharedChannelTest {
             publish(ch, 1, 1_000);
             io.seqlink.channel.DrainReport report = ch.drainAndClose(Duration.ofSeconds(60));
             assertThat(report.timedOut()).isFalse();
+            assertThat(report.attached()).as("the attached process, in the report").singleElement().satisfies(a -> {
+                assertThat(a.seat()).isZero();
+                assertThat(a.epoch()).isEqualTo(in.epoch());
+                assertThat(a.pid()).isEqualTo(ProcessHandle.current().pid());
+                assertThat(a.acknowledged()).isEqualTo(1_000);
+                assertThat(a.unacknowledged()).isZero();
+                assertThat(a.dropped()).isFalse();
+            });
+            assertThat(report.clean()).isTrue();
+            assertThat(report.describe()).contains("acknowledged by 1 attached process");
             assertThat(in.consumer().acknowledged()).as("acknowledged by the attached consumer when the drain returned")
                     .isEqualTo(1_000);
             await(() -> in.state() == ChannelState.FAILED, "FAILED once the producer closed");
             assertThat(in.failure()).hasMessageContaining("the producer closed the channel");
             assertThat(checker.delivered).isEqualTo(1_000);
             assertThat(checker.gaps + checker.corrupt + checker.outOfOrder).isZero();
+            in.close();
+        }
+    }
+
+    @Test
+    void aDrainThatGivesUpOnAnAttachedConsumerReportsWhatItDidNotAcknowledge() throws Exception {
+        Path dir = tmp.resolve("share");
+        try (SeqlinkRuntime producer = runtime(); SeqlinkRuntime consumer = runtime()) {
+            PublishChannel ch = producer.openChannel(shared("held", dir, Duration.ofSeconds(30)));
+            producer.start();
+            AttachedChannel in = consumer.attachChannel(AttachSpec.of("held", dir, SECRET));
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+            in.consumer().subscribe(frame -> {
+                if (frame.sequence() == 6) {
+                    holding.countDown();
+                    release.await(60, java.util.concurrent.TimeUnit.SECONDS); // holds frame 6 until the drain gave up
+                }
+            });
+            consumer.start();
+            publish(ch, 1, 20);
+            assertThat(holding.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the listener holds frame 6").isTrue();
+            long acked = in.consumer().acknowledged(); // 0 or 5: a round acknowledges once its frames are handled
+            assertThat(acked).isLessThan(6);
+            assertThat(ch.snapshot().attached()).singleElement().satisfies(a -> assertThat(a.lag()).isEqualTo(20 - acked));
+            assertThat(ch.snapshot().maxLag()).as("the attached process's lag counts").isEqualTo(20 - acked);
+            io.seqlink.channel.DrainReport report = ch.drainAndClose(Duration.ofSeconds(1));
+            release.countDown();
+            assertThat(report.timedOut()).isTrue();
+            assertThat(report.clean()).isFalse();
+            assertThat(report.totalUnacknowledgedByAttached()).isEqualTo(20 - acked);
+            assertThat(report.attached()).singleElement().satisfies(a -> {
+                assertThat(a.acknowledged()).isEqualTo(acked);
+                assertThat(a.unacknowledged()).isEqualTo(20 - acked);
+                assertThat(a.dropped()).isFalse();
+            });
+            assertThat(report.describe()).contains("unacknowledged by attached process " + ProcessHandle.current().pid()
+                    + " (seat 0, epoch 1): " + (20 - acked)).contains("the drain timed out");
             in.close();
         }
     }

@@ -176,6 +176,48 @@ class TwoProcessChannelTest {
     }
 
     @Test
+    void theProducersSnapshotAndDrainReportShowTheConsumerProcessAndItsDropWhileTheDrainWaits() throws Exception {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = rt.openChannel(ChannelSpec.builder("reported").producer(0).slots(SLOTS)
+                    .slotBytes(Frames.MAX_LENGTH).stallTimeout(Duration.ofSeconds(60))
+                    .share(ChannelShare.of(dir, SECRET).withHeartbeat(Duration.ofMillis(100))).build());
+            rt.start();
+            Frames.Publisher publisher = new Frames.Publisher(ch);
+            try (ChildJvm c = consumer("ipc-reported-consumer", "reported")) {
+                publisher.more(1_000);
+                c.awaitStatus(m -> ChildJvm.number(m, "acked") == 1_000, LONG, "acked=1000");
+                assertThat(ch.snapshot().attached()).singleElement().satisfies(a -> {
+                    assertThat(a.pid()).isEqualTo(c.pid());
+                    assertThat(a.acknowledged()).isEqualTo(1_000);
+                    assertThat(a.lag()).isZero();
+                });
+                c.signal("STOP"); // its heartbeat stands still; the 60 s stall timeout keeps it attached
+                await(() -> ch.snapshot().attached().get(0).heartbeatAgeNanos() >= Duration.ofSeconds(1).toNanos(),
+                        "the stopped consumer's heartbeat age shown past 1 s, is " + ch.snapshot().attached());
+                publisher.more(100); // fits the ring: nothing waits for the stopped consumer yet
+                await(() -> publisher.published.get() == 1_100, "1100 published");
+                assertThat(ch.snapshot().attached().get(0).lag()).isEqualTo(100);
+                java.util.concurrent.CompletableFuture<io.seqlink.channel.DrainReport> drain =
+                        java.util.concurrent.CompletableFuture.supplyAsync(() -> ch.drainAndClose(LONG));
+                await(() -> ch.state() == ChannelState.DRAINING, "the drain began");
+                Thread.sleep(1_000); // it reads its target and the attached processes as it begins
+                c.kill(); // kill -9 while the drain waits for it: dropped when its connection ends
+                io.seqlink.channel.DrainReport report = drain.get(120, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(report.timedOut()).as(report.describe()).isFalse();
+                assertThat(report.clean()).isFalse();
+                assertThat(report.attached()).singleElement().satisfies(a -> {
+                    assertThat(a.pid()).isEqualTo(c.pid());
+                    assertThat(a.dropped()).isTrue();
+                    assertThat(a.acknowledged()).isEqualTo(1_000);
+                    assertThat(a.unacknowledged()).isEqualTo(100);
+                });
+                assertThat(report.describe()).contains("dropped while the drain waited");
+            }
+            publisher.stop();
+        }
+    }
+
+    @Test
     void aProducerKilledMidStreamTurnsTheAttachedChannelFailedAndARestartedOneIsAttachedAgain() throws Exception {
         try (SeqlinkRuntime rt = runtime()) {
             FrameChecker checker;

@@ -1,6 +1,8 @@
 package io.seqlink.spring.endpoint;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.AttachedChannel;
+import io.seqlink.channel.ChannelState;
 import io.seqlink.backend.LinkAttributes;
 import io.seqlink.backend.ProbeMeasurement;
 import io.seqlink.channel.ChannelSnapshot;
@@ -75,11 +77,15 @@ public class SeqlinkEndpoint {
         for (PublishChannel ch : runtime.channels()) {
             channels.put(ch.name(), describe(ch));
         }
+        Map<String, AttachedChannelDescriptor> attached = new LinkedHashMap<>();
+        for (AttachedChannel a : runtime.attachedChannels()) {
+            attached.put(a.name(), describe(a)); // the latest of each name
+        }
         TopologyReport report = runtime.topology();
         List<DeviceDescriptor> devices = report == null ? List.of()
                 : report.devices().stream().map(d -> new DeviceDescriptor(d.ordinal(), d.name(), d.totalMemoryBytes())).toList();
         return new SeqlinkDescriptor(lower(runtime.backendKind()), lower(runtime.requestedBackend()),
-                BackendReasons.summary(runtime), BackendReasons.detail(runtime), devices, topology(), channels);
+                BackendReasons.summary(runtime), BackendReasons.detail(runtime), devices, topology(), channels, attached);
     }
 
     @ReadOperation
@@ -163,26 +169,46 @@ public class SeqlinkEndpoint {
             return new ChannelDescriptor(ch.name(), lower(ch.state()), null, spec.producer(), ch.consumerDevices(),
                     spec.slots(), spec.slotBytes(), lower(spec.delivery()), lower(spec.readMode()), lower(spec.transport()),
                     spec.maxPublishBatch(), String.valueOf(spec.backpressureTimeout()), String.valueOf(spec.stallTimeout()),
-                    lower(spec.consumerFailurePolicy()), 0, 0, 0, 0, 0, 0, List.of());
+                    lower(spec.consumerFailurePolicy()), 0, 0, 0, 0, 0, 0, List.of(), List.of());
         }
         List<ConsumerDescriptor> consumers = new ArrayList<>();
         for (ConsumerSnapshot c : s.consumers()) {
-            Double meanLatencyMicros = c.latencyCount() == 0 ? null
-                    : c.latencyTotalNanos() / (double) c.latencyCount() / 1000.0;
-            Double maxLatencyMicros = c.latencyCount() == 0 ? null : c.latencyMaxNanos() / 1000.0;
-            consumers.add(new ConsumerDescriptor(c.device(), lower(c.transport()), lower(c.state()), c.stalled(), c.retrying(),
-                    c.acknowledged(), c.lag(), c.delivered(), c.missed(), c.laps(), c.rounds(), c.retries(), c.deadLettered(),
-                    c.stalls(), c.hostEmptyPolls(), c.deviceEmptyPolls(), c.armedEarlyWakes(), c.armedReleased(),
-                    meanLatencyMicros, maxLatencyMicros,
-                    listenerIds.apply(ch.name(), c.device()).orElse(null), c.failure()));
+            consumers.add(consumer(ch.name(), c));
         }
+        List<AttachedConsumerDescriptor> attached = s.attached().stream().map(a -> new AttachedConsumerDescriptor(a.seat(),
+                a.epoch(), a.pid(), a.startsAfter(), a.acknowledged(), a.lag(), a.heartbeat(), a.heartbeatAgeNanos() / 1_000_000))
+                .toList();
         Throwable failure = ch.failure();
         return new ChannelDescriptor(ch.name(), lower(ch.state()), failure == null ? null : failure.getMessage(),
                 spec.producer(), ch.consumerDevices(), s.slots(), s.slotBytes(), lower(s.delivery()), lower(s.readMode()), lower(spec.transport()), spec.maxPublishBatch(),
                 String.valueOf(spec.backpressureTimeout()), String.valueOf(spec.stallTimeout()),
                 lower(spec.consumerFailurePolicy()), s.claimed(), s.published(), s.publishedOnDevice(), s.backpressured(),
                 s.backpressureWaitNanos() / 1_000_000,
-                s.maxLag(), consumers);
+                s.maxLag(), consumers, attached);
+    }
+
+    private ConsumerDescriptor consumer(String channel, ConsumerSnapshot c) {
+        Double meanLatencyMicros = c.latencyCount() == 0 ? null : c.latencyTotalNanos() / (double) c.latencyCount() / 1000.0;
+        Double maxLatencyMicros = c.latencyCount() == 0 ? null : c.latencyMaxNanos() / 1000.0;
+        return new ConsumerDescriptor(c.device(), lower(c.transport()), lower(c.state()), c.stalled(), c.retrying(),
+                c.acknowledged(), c.lag(), c.delivered(), c.missed(), c.laps(), c.rounds(), c.retries(), c.deadLettered(),
+                c.stalls(), c.hostEmptyPolls(), c.deviceEmptyPolls(), c.armedEarlyWakes(), c.armedReleased(),
+                meanLatencyMicros, maxLatencyMicros, listenerIds.apply(channel, c.device()).orElse(null), c.failure());
+    }
+
+    private AttachedChannelDescriptor describe(AttachedChannel a) {
+        ChannelState state = a.state();
+        ConsumerDescriptor consumer = null;
+        if (state != ChannelState.CLOSED) { // a closed attachment released its mapping
+            try {
+                consumer = consumer(a.name(), a.consumer().snapshot());
+            } catch (RuntimeException closedMeanwhile) {
+                // closed between the state check and the read: the state says so
+            }
+        }
+        Throwable failure = a.failure();
+        return new AttachedChannelDescriptor(a.name(), lower(state), failure == null ? null : failure.getMessage(),
+                a.consumer().device(), a.seat(), a.epoch(), a.startsAfter(), consumer);
     }
 
     private static String lower(Enum<?> e) {
@@ -220,11 +246,44 @@ public class SeqlinkEndpoint {
      * @param backendDetail    why this backend, in full (the cause of a fallback included)
      * @param devices          the devices in use
      * @param topology         the link matrix with the verifier's verdicts and probe figures
-     * @param channels         every channel, by name
+     * @param channels         every channel this process produces, by name
+     * @param attached         every channel this process attached to from another process, by name
      */
     public record SeqlinkDescriptor(String backend, String requestedBackend, String backendReason, String backendDetail,
-            List<DeviceDescriptor> devices, TopologyDescriptor topology, Map<String, ChannelDescriptor> channels)
-            implements OperationResponseBody {
+            List<DeviceDescriptor> devices, TopologyDescriptor topology, Map<String, ChannelDescriptor> channels,
+            Map<String, AttachedChannelDescriptor> attached) implements OperationResponseBody {
+    }
+
+    /**
+     * A channel this process attached to from another process ({@code seqlink.attach.<name>}).
+     *
+     * @param name        the producer's channel name
+     * @param state       open while attached, failed once the producer is gone, closed
+     * @param failure     why it failed, or {@code null}
+     * @param device      this process's consumer device
+     * @param seat        its seat in the producer's region
+     * @param epoch       its attachment's epoch
+     * @param startsAfter the sequence it started after
+     * @param consumer    its consumer's position and counters, or {@code null} once closed
+     */
+    public record AttachedChannelDescriptor(String name, String state, @Nullable String failure, int device, int seat, long epoch,
+            long startsAfter, @Nullable ConsumerDescriptor consumer) {
+    }
+
+    /**
+     * A consumer process attached to a shared channel, as its producer sees it.
+     *
+     * @param seat               its seat
+     * @param epoch              its attachment's epoch
+     * @param pid                its process id
+     * @param startsAfter        the sequence it started after
+     * @param acknowledged       the highest sequence it acknowledged
+     * @param lag                frames published and not acknowledged by it
+     * @param heartbeat          its heartbeat counter
+     * @param heartbeatAgeMillis how long its heartbeat has not moved, to within a heartbeat period
+     */
+    public record AttachedConsumerDescriptor(int seat, long epoch, long pid, long startsAfter, long acknowledged, long lag,
+            long heartbeat, long heartbeatAgeMillis) {
     }
 
     /**
@@ -329,12 +388,13 @@ public class SeqlinkEndpoint {
      * @param backpressureWaitMillis time blocking claims spent waiting for a free slot
      * @param maxLag                the largest lag of a live consumer
      * @param consumers             each consumer's position and counters
+     * @param attachedConsumers     the consumer processes attached to a shared channel now, by seat
      */
     public record ChannelDescriptor(String name, String state, @Nullable String failure, int producer,
             List<Integer> consumerDevices, int slots, long slotBytes, String delivery, String readMode, String transport, int maxPublishBatch,
             String backpressureTimeout, String stallTimeout, String consumerFailurePolicy, long claimed, long published,
-            long publishedOnDevice, long backpressured, long backpressureWaitMillis, long maxLag, List<ConsumerDescriptor> consumers)
-            implements OperationResponseBody {
+            long publishedOnDevice, long backpressured, long backpressureWaitMillis, long maxLag, List<ConsumerDescriptor> consumers,
+            List<AttachedConsumerDescriptor> attachedConsumers) implements OperationResponseBody {
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.seqlink.spring.health;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.AttachedConsumer;
 import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerFailurePolicy;
@@ -20,7 +21,8 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * One channel's health from its snapshot (host mirrors and counters: no driver call): state, and per
  * consumer the transport, position, lag, and whether it is stalled, retrying a failed frame, paused
- * or dead. See {@link SeqlinkHealthStatus} for what each status means.
+ * or dead; for a shared channel, the consumer processes attached now, per seat their pid, epoch, position, lag and
+ * heartbeat age (a lagging one makes the channel DEGRADED, as a lagging consumer of this process does). See {@link SeqlinkHealthStatus} for what each status means.
  */
 public class ChannelHealthIndicator implements HealthIndicator {
 
@@ -76,8 +78,25 @@ public class ChannelHealthIndicator implements HealthIndicator {
                 lagging.add(c.device());
             }
         }
+        List<Integer> laggingSeats = new ArrayList<>();
+        Map<String, Object> attached = new LinkedHashMap<>();
+        for (AttachedConsumer a : s.attached()) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("pid", a.pid());
+            d.put("epoch", a.epoch());
+            d.put("acknowledged", a.acknowledged());
+            d.put("lag", a.lag());
+            d.put("heartbeatAgeMillis", a.heartbeatAgeNanos() / 1_000_000);
+            attached.put(String.valueOf(a.seat()), d);
+            if (a.lag() >= lagLimit) {
+                laggingSeats.add(a.seat());
+            }
+        }
         ChannelState state = channel.state(); // live: a closed channel keeps its last snapshot
         Status status = status(state, stalled, lagging, dead, retrying);
+        if (status == Status.UP && !laggingSeats.isEmpty()) {
+            status = settings.failOnDegraded() ? Status.DOWN : SeqlinkHealthStatus.DEGRADED;
+        }
         Health.Builder b = Health.status(status)
                 .withDetail("backend", runtime.backendKind().name().toLowerCase(Locale.ROOT))
                 .withDetail("state", state)
@@ -89,6 +108,12 @@ public class ChannelHealthIndicator implements HealthIndicator {
                 .withDetail("backpressured", s.backpressured())
                 .withDetail("backpressureWaitMillis", s.backpressureWaitNanos() / 1_000_000)
                 .withDetail("consumers", consumers);
+        if (channel.spec().share() != null) {
+            b.withDetail("attachedProcesses", attached.size()).withDetail("attachedConsumers", attached);
+            if (!laggingSeats.isEmpty()) {
+                b.withDetail("laggingAttachedSeats", laggingSeats).withDetail("lagThreshold", lagLimit);
+            }
+        }
         Throwable failure = channel.failure();
         if (failure != null) {
             b.withDetail("failure", String.valueOf(failure.getMessage()));

@@ -1,6 +1,9 @@
 package io.seqlink.spring.health;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.AttachedChannel;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import io.seqlink.channel.PublishChannel;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -10,7 +13,7 @@ import org.springframework.boot.health.contributor.HealthContributors;
 
 /**
  * The {@code seqlink} health composite: a {@code topology} child and one child per channel, named
- * after it (channel names never contain {@code /}, and {@code topology} is reserved). The children
+ * after it, the channels attached from other processes included ({@link AttachedChannelHealthIndicator}) (channel names never contain {@code /}, and {@code topology} is reserved). The children
  * follow the runtime: channels opened after startup appear, closed ones leave. Every child reads
  * cached state only.
  */
@@ -34,14 +37,33 @@ public class SeqlinkHealthContributor implements CompositeHealthContributor {
         if (TOPOLOGY.equals(name)) {
             return topology;
         }
-        return runtime.channel(name).map(this::indicator).orElse(null);
+        HealthContributor local = runtime.channel(name).map(this::indicator).orElse(null);
+        if (local != null) {
+            return local;
+        }
+        return attached(name);
+    }
+
+    private @Nullable HealthContributor attached(String name) {
+        HealthContributor found = null;
+        for (AttachedChannel a : runtime.attachedChannels()) {
+            if (a.name().equals(name)) {
+                found = new AttachedChannelHealthIndicator(a); // the latest of the name
+            }
+        }
+        return found;
     }
 
     @Override
     public Stream<HealthContributors.Entry> stream() {
-        return Stream.concat(Stream.of(new HealthContributors.Entry(TOPOLOGY, topology)),
+        Map<String, AttachedChannel> attached = new LinkedHashMap<>();
+        runtime.attachedChannels().forEach(a -> attached.put(a.name(), a)); // the latest of each name
+        return Stream.of(Stream.of(new HealthContributors.Entry(TOPOLOGY, topology)),
                 runtime.channels().stream().filter(ch -> !TOPOLOGY.equals(ch.name()))
-                        .map(ch -> new HealthContributors.Entry(ch.name(), indicator(ch))));
+                        .map(ch -> new HealthContributors.Entry(ch.name(), indicator(ch))),
+                attached.values().stream().filter(a -> !TOPOLOGY.equals(a.name()) && runtime.channel(a.name()).isEmpty())
+                        .map(a -> new HealthContributors.Entry(a.name(), new AttachedChannelHealthIndicator(a))))
+                .flatMap(s -> s);
     }
 
     private ChannelHealthIndicator indicator(PublishChannel channel) {

@@ -2,6 +2,7 @@ package io.seqlink.spring.listener;
 
 import io.seqlink.SeqlinkConfigurationException;
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.AttachedChannel;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.FrameErrorHandler;
@@ -116,38 +117,44 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
             String where = "@ChannelListener(channel = \"" + ep.channel() + "\"" + (ep.device() < 0 ? "" : ", device = "
                     + ep.device()) + ") on " + ep.describe();
             Optional<PublishChannel> found = runtime.channel(ep.channel());
-            if (found.isEmpty()) {
-                List<String> names = runtime.channels().stream().map(PublishChannel::name).toList();
+            Optional<AttachedChannel> attached = found.isPresent() ? Optional.empty() : attached(ep.channel());
+            if (found.isEmpty() && attached.isEmpty()) {
+                List<String> names = new ArrayList<>(runtime.channels().stream().map(PublishChannel::name).toList());
+                runtime.attachedChannels().forEach(a -> names.add(a.name()));
                 problems.add(new Violation(where, "there is no channel '" + ep.channel() + "'; the channels are " + names,
-                        "configure seqlink.channels." + ep.channel() + " (producer and consumers), or name one of " + names));
+                        "configure seqlink.channels." + ep.channel() + " (producer and consumers), or seqlink.attach."
+                                + ep.channel() + " when another process produces it, or name one of " + names));
                 continue;
             }
-            PublishChannel channel = found.get();
-            List<Integer> devices = ep.device() < 0 ? channel.consumerDevices() : List.of(ep.device());
-            if (ep.device() >= 0 && !channel.consumerDevices().contains(ep.device())) {
+            String name = found.map(PublishChannel::name).orElseGet(() -> attached.orElseThrow().name());
+            List<Integer> consumers = found.map(PublishChannel::consumerDevices)
+                    .orElseGet(() -> List.of(attached.orElseThrow().consumer().device()));
+            int producer = found.map(c -> c.spec().producer()).orElse(-1);
+            List<Integer> devices = ep.device() < 0 ? consumers : List.of(ep.device());
+            if (ep.device() >= 0 && !consumers.contains(ep.device())) {
                 problems.add(new Violation(where, "device " + ep.device() + " is not a consumer of channel '"
-                        + channel.name() + "' (consumers " + channel.consumerDevices() + ")", "set device to one of "
-                        + channel.consumerDevices() + ", or add " + ep.device() + " to seqlink.channels." + channel.name()
-                        + ".consumers"));
+                        + name + "' (consumers " + consumers + ")", "set device to one of " + consumers + ", or "
+                        + (found.isPresent() ? "add " + ep.device() + " to seqlink.channels." + name + ".consumers"
+                                : "set seqlink.attach." + name + ".device=" + ep.device())));
                 continue;
             }
             for (int d : devices) {
-                String key = key(channel.name(), d);
+                String key = key(name, d);
                 ChannelListenerEndpoint other = claimed.get(key);
-                ConsumerPort port = channel.consumer(d);
+                ConsumerPort port = found.isPresent() ? found.get().consumer(d) : attached.orElseThrow().consumer();
                 if (other != null) {
-                    problems.add(new Violation(where, "consumer device " + d + " of channel '" + channel.name()
+                    problems.add(new Violation(where, "consumer device " + d + " of channel '" + name
                             + "' already has the listener " + other.describe(), "a device runs one listener per channel: "
                             + "give each listener its own device (the device attribute), or merge them"));
                     continue;
                 }
                 if (port.subscribed()) {
-                    problems.add(new Violation(where, "consumer device " + d + " of channel '" + channel.name()
+                    problems.add(new Violation(where, "consumer device " + d + " of channel '" + name
                             + "' already has a listener subscribed in code", "subscribe either in code or with @ChannelListener"));
                     continue;
                 }
                 claimed.put(key, ep);
-                subscriptions.add(() -> subscribe(ep, channel, port));
+                subscriptions.add(() -> subscribe(ep, name, producer, port));
             }
         }
         if (!problems.isEmpty()) {
@@ -160,8 +167,8 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
     }
 
     /** Binds {@code ep} unless another thread subscribed a listener in code since the check: then it names both. */
-    private void subscribe(ChannelListenerEndpoint ep, PublishChannel channel, ConsumerPort port) {
-        ListenerInvoker invoker = new ListenerInvoker(ep, port, channel.spec().producer());
+    private void subscribe(ChannelListenerEndpoint ep, String channel, int producer, ConsumerPort port) {
+        ListenerInvoker invoker = new ListenerInvoker(ep, port, producer);
         try {
             switch (ep.kind()) {
                 case FRAME -> port.subscribeIfNone(invoker, retryPolicy, errorHandler);
@@ -169,11 +176,22 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
                 case DEVICE -> port.subscribeDeviceIfNone(invoker, retryPolicy, errorHandler);
             }
         } catch (IllegalStateException taken) {
-            throw new SeqlinkConfigurationException(List.of(new Violation("@ChannelListener(channel = \"" + channel.name()
+            throw new SeqlinkConfigurationException(List.of(new Violation("@ChannelListener(channel = \"" + channel
                     + "\") on " + ep.describe(), taken.getMessage() + " (subscribed in code while the listeners were bound)",
                     "subscribe either in code or with @ChannelListener")));
         }
-        log.debug("seqlink: {} listens on channel '{}' device {} ({})", ep.id(), channel.name(), port.device(), port.transport());
+        log.debug("seqlink: {} listens on channel '{}' device {} ({})", ep.id(), channel, port.device(), port.transport());
+    }
+
+    /** The channel of this name the runtime attached to from another process, if any (the latest, should it have re-attached). */
+    private Optional<AttachedChannel> attached(String name) {
+        List<AttachedChannel> all = runtime.attachedChannels();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (all.get(i).name().equals(name)) {
+                return Optional.of(all.get(i));
+            }
+        }
+        return Optional.empty();
     }
 
     private static String key(String channel, int device) {
@@ -233,6 +251,14 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
     }
 
     private void warnAboutConsumersWithoutListeners() {
+        for (AttachedChannel a : runtime.attachedChannels()) {
+            if (!a.consumer().subscribed()) {
+                log.warn("seqlink channel '{}' (attached from another process): its consumer on device {} has no listener; "
+                        + "it takes no frames and holds the producer back once its ring is full; add a "
+                        + "@ChannelListener(channel = \"{}\") or remove seqlink.attach.{}", a.name(), a.consumer().device(),
+                        a.name(), a.name());
+            }
+        }
         for (PublishChannel ch : runtime.channels()) {
             for (int d : ch.consumerDevices()) {
                 if (!ch.consumer(d).subscribed()) {

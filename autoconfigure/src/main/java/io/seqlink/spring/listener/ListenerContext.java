@@ -14,7 +14,7 @@ public interface ListenerContext {
     /** The channel's name. */
     String channel();
 
-    /** The producer device of the channel. */
+    /** The producer device of the channel; -1 for a channel attached from another process (its producer's device is that process's). */
     int producer();
 
     /** The consumer device this call is for. */

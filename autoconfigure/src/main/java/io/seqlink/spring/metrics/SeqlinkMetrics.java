@@ -7,6 +7,10 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.channel.AttachedChannel;
+import io.seqlink.channel.AttachedConsumer;
+import io.seqlink.channel.ChannelShare;
+import io.seqlink.channel.ChannelState;
 import io.seqlink.backend.ProbeMeasurement;
 import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.ConsumerPort;
@@ -50,6 +54,14 @@ import java.util.function.ToDoubleFunction;
  * <tr><td>seqlink.consumer.stalled</td><td>gauge</td><td>channel, consumer, device</td><td>1 while stalled</td></tr>
  * <tr><td>seqlink.consumer.retrying</td><td>gauge</td><td>channel, consumer, device</td><td>1 while its listener retries a failed frame</td></tr>
  * <tr><td>seqlink.consumer.dead</td><td>gauge</td><td>channel, consumer, device</td><td>1 once its device failed (lost, sticky error)</td></tr>
+ * <tr><td>seqlink.channel.attached</td><td>gauge</td><td>channel, device</td><td>shared channels: consumer processes attached now</td></tr>
+ * <tr><td>seqlink.channel.attached.lag</td><td>gauge</td><td>channel, device, seat</td><td>shared channels, one per seat (at most
+ *     {@code share.seats}, 64): frames published and not acknowledged by the process in the seat; NaN while the seat is free</td></tr>
+ * <tr><td>seqlink.attached.up</td><td>gauge</td><td>channel, device</td><td>channels attached from another process: 1 while
+ *     attached, 0 once FAILED (the producer is gone) or closed</td></tr>
+ * <tr><td>seqlink.attached.failed</td><td>gauge</td><td>channel, device</td><td>1 once the attached channel FAILED</td></tr>
+ * <tr><td>seqlink.attached.position</td><td>gauge</td><td>channel, device</td><td>highest sequence this process acknowledged</td></tr>
+ * <tr><td>seqlink.attached.consumed</td><td>counter</td><td>channel, device</td><td>frames its listener handled</td></tr>
  * <tr><td>seqlink.link.atomic.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote release atomic add</td></tr>
  * <tr><td>seqlink.link.acquire.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote acquire load</td></tr>
  * <tr><td>seqlink.link.scaling.ratio</td><td>gauge</td><td>producer, consumer, verdict</td><td>probe: throughput at most threads over one thread</td></tr>
@@ -58,7 +70,8 @@ import java.util.function.ToDoubleFunction;
  * <p>{@code consumer} and {@code device} of a consumer meter are both its device ordinal ({@code device}
  * lets one query sum over everything a device does); on channel meters {@code device} is the producer.
  * Link gauges exist for the links probed at startup and are NaN while a re-verification leaves a link
- * unprobed. The {@code verdict} tag holds the startup verdict.
+ * unprobed. The {@code verdict} tag holds the startup verdict. On attached channels {@code device} is this
+ * process's consumer device.
  */
 public class SeqlinkMetrics implements MeterBinder {
 
@@ -73,6 +86,9 @@ public class SeqlinkMetrics implements MeterBinder {
     public void bindTo(MeterRegistry registry) {
         for (PublishChannel ch : runtime.channels()) {
             bindChannel(registry, ch);
+        }
+        for (AttachedChannel a : runtime.attachedChannels()) {
+            bindAttached(registry, a);
         }
         TopologyReport report = runtime.topology();
         if (report != null) {
@@ -99,6 +115,53 @@ public class SeqlinkMetrics implements MeterBinder {
                 .description("1 when a device error closed the channel").register(registry);
         for (int device : ch.consumerDevices()) {
             bindConsumer(registry, ch, device);
+        }
+        ChannelShare share = ch.spec().share();
+        if (share != null) {
+            Gauge.builder("seqlink.channel.attached", ch, c -> channel(c, x -> x.attached().size())).tags(tags)
+                    .description("Consumer processes attached to the shared channel now").register(registry);
+            for (int seat = 0; seat < share.seats(); seat++) {
+                int n = seat;
+                Gauge.builder("seqlink.channel.attached.lag", ch, c -> channel(c, x -> seatLag(x, n)))
+                        .tags(tags.and("seat", String.valueOf(seat)))
+                        .description("Frames published and not acknowledged by the consumer process in this seat (NaN while free)")
+                        .register(registry);
+            }
+        }
+    }
+
+    private static double seatLag(ChannelSnapshot s, int seat) {
+        for (AttachedConsumer a : s.attached()) {
+            if (a.seat() == seat) {
+                return a.lag();
+            }
+        }
+        return Double.NaN;
+    }
+
+    private void bindAttached(MeterRegistry registry, AttachedChannel a) {
+        Tags tags = Tags.of("channel", a.name(), "device", String.valueOf(a.consumer().device()));
+        Gauge.builder("seqlink.attached.up", a, x -> x.state() == ChannelState.OPEN ? 1 : 0).tags(tags)
+                .description("1 while the channel is attached to its producer's process, 0 once it failed or closed")
+                .register(registry);
+        Gauge.builder("seqlink.attached.failed", a, x -> x.state() == ChannelState.FAILED ? 1 : 0).tags(tags)
+                .description("1 once the attached channel failed: its producer died, stood still, closed it or dropped this consumer")
+                .register(registry);
+        Gauge.builder("seqlink.attached.position", a, x -> attached(x, ConsumerSnapshot::acknowledged)).tags(tags)
+                .description("Highest sequence this process acknowledged").register(registry);
+        FunctionCounter.builder("seqlink.attached.consumed", a, x -> attached(x, ConsumerSnapshot::delivered)).tags(tags)
+                .description("Frames the attached channel's listener handled").register(registry);
+    }
+
+    /** A value of the attached channel's consumer, NaN once it is closed (its mapping released). */
+    private static double attached(AttachedChannel a, ToDoubleFunction<ConsumerSnapshot> f) {
+        if (a.state() == ChannelState.CLOSED) {
+            return Double.NaN;
+        }
+        try {
+            return f.applyAsDouble(a.consumer().snapshot());
+        } catch (RuntimeException closedMeanwhile) {
+            return Double.NaN;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.seqlink.channel.lifecycle;
 
+import io.seqlink.channel.AttachedConsumer;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.DrainReport;
@@ -85,6 +86,7 @@ final class ChannelDrain {
             ch.life().shutProducers();
         }
         long[] targets = new long[mine.size()];
+        List<List<AttachedConsumer>> attachedAtTarget = new ArrayList<>();
         for (int i = 0; i < mine.size(); i++) {
             DefaultPublishChannel ch = mine.get(i);
             do {
@@ -94,6 +96,7 @@ final class ChannelDrain {
             // here (the thread's later publish() finds them out and returns 0)
             ch.producerCalls().publishForDrain();
             targets[i] = ch.producerCalls().published();
+            attachedAtTarget.add(ch.attachedConsumers()); // those dropped while it waits are still reported
         }
         for (int i = 0; i < mine.size(); i++) {
             DefaultPublishChannel ch = mine.get(i);
@@ -104,7 +107,8 @@ final class ChannelDrain {
         List<DrainReport> reports = new ArrayList<>(channels.size());
         for (DefaultPublishChannel ch : channels) {
             int i = mine.indexOf(ch);
-            reports.add(i >= 0 || ch.life().claimFinish() ? d.finish(ch, i >= 0 ? targets[i] : ch.producerCalls().published())
+            reports.add(i >= 0 || ch.life().claimFinish()
+                    ? d.finish(ch, i >= 0 ? targets[i] : ch.producerCalls().published(), i >= 0 ? attachedAtTarget.get(i) : List.of())
                     : d.awaitOther(ch));
         }
         return reports;
@@ -178,8 +182,11 @@ final class ChannelDrain {
         return true;
     }
 
-    /** Finishes a channel this drain holds (or a failed one nobody drained): the report, then the end. */
-    private DrainReport finish(DefaultPublishChannel ch, long target) {
+    /**
+     * Finishes a channel this drain holds (or a failed one nobody drained): the report, then the end. {@code attachedBefore}
+     * are the consumer processes attached when the drain's target was read.
+     */
+    private DrainReport finish(DefaultPublishChannel ch, long target, List<AttachedConsumer> attachedBefore) {
         ch.producerCalls().giveBackDeadClaims(); // a failed channel nobody drained, or an owner that died since: its guard entry
         Producer padding = ch.producerCalls();
         long claimed = ch.producerCalls().claimed();
@@ -211,16 +218,46 @@ final class ChannelDrain {
                 ch.exitObserver();
             }
         }
+        List<DrainReport.AttachedAtClose> attached = attachedAtClose(attachedBefore, ch.attachedConsumers(), target);
+        for (DrainReport.AttachedAtClose a : attached) {
+            drained &= a.dropped() || a.unacknowledged() == 0;
+        }
         boolean late = timedOut && !drained; // the deadline is shared: only a channel not acknowledged by then missed it
-        DrainReport report = new DrainReport(ch.name(), target, undelivered, late, unpublished, stuck, interrupted);
+        DrainReport report = new DrainReport(ch.name(), target, undelivered, late, unpublished, stuck, interrupted, attached);
         ch.life().finish(report);
         if (!report.clean()) {
             log.warn("seqlink channel '{}' closed with {} undelivered frame(s) {} of {} published{}{}{}", ch.name(),
                     report.totalUndelivered(), undelivered, target, unpublished > 0 ? ", " + unpublished
                     + " claimed frame(s) never published" : "", late ? " after waiting " + timeout : "",
                     stuck.isEmpty() ? "" : "; listeners still running (the channel's memory is freed when they return): " + stuck);
+            if (report.totalUnacknowledgedByAttached() > 0) {
+                log.warn("seqlink channel '{}' closed with {} frame(s) unacknowledged by attached consumer processes: {}",
+                        ch.name(), report.totalUnacknowledgedByAttached(), report.attached());
+            }
         }
         return report;
+    }
+
+    /**
+     * The consumer processes to report, by seat: each attached now (read before the channel's end drops them), and each
+     * attached at the drain's target and gone since (dropped while the drain waited), with its last acknowledgement.
+     */
+    private static List<DrainReport.AttachedAtClose> attachedAtClose(List<AttachedConsumer> before, List<AttachedConsumer> now,
+            long target) {
+        List<DrainReport.AttachedAtClose> out = new ArrayList<>();
+        for (AttachedConsumer a : now) {
+            out.add(new DrainReport.AttachedAtClose(a.seat(), a.epoch(), a.pid(), a.acknowledged(),
+                    Math.max(0, target - a.acknowledged()), false));
+        }
+        for (AttachedConsumer b : before) {
+            boolean still = now.stream().anyMatch(a -> a.seat() == b.seat() && a.epoch() == b.epoch());
+            if (!still) {
+                out.add(new DrainReport.AttachedAtClose(b.seat(), b.epoch(), b.pid(), b.acknowledged(),
+                        Math.max(0, target - b.acknowledged()), true));
+            }
+        }
+        out.sort(java.util.Comparator.comparingInt(DrainReport.AttachedAtClose::seat).thenComparingLong(DrainReport.AttachedAtClose::epoch));
+        return out;
     }
 
     /** Another thread is draining {@code ch}: its report once it is done, or what can be said at our deadline. */

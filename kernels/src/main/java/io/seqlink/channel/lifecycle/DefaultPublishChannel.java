@@ -317,7 +317,7 @@ final class DefaultPublishChannel implements PublishChannel {
             return new ChannelSnapshot(name(), state(), f == null ? null : f.getMessage(), spec.producer(), geometry.slots(),
                     geometry.slotBytes(), spec.delivery(), spec.readMode(), calls.claimed(), calls.published(),
                     publishedOnDevice, calls.backPressured(), calls.backPressureWaitNanos(), calls.claimsGivenBack(), calls.openClaim(),
-                    consumers);
+                    consumers, attachedConsumers());
         } finally {
             if (inside) {
                 exitObserver();

@@ -29,9 +29,10 @@ final class AttachClient {
         AttachProtocol.Challenge ch = AttachProtocol.readChallenge(m);
         if (!challenge.verify(ch.proof(), PeerChallenge.Role.RESPONDER, spec.name(), ch.epoch(), nonce, ch.nonce())) {
             AttachProtocol.send(c, AttachProtocol.refused("the producer's proof does not verify"));
-            throw new ChannelAttachException("attach to channel '" + spec.name() + "' refused by this process: the producer at "
+            throw new ChannelAttachException(ChannelAttachException.Reason.PRODUCER_NOT_PROVEN, "attach to channel '" + spec.name()
+                    + "' refused by this process: the producer at "
                     + SharedDirectory.socket(spec.directory(), spec.name()) + " could not prove the channel's secret (a "
-                    + "different secret, or not a seqlink producer); check AttachSpec.secret against the producer's ChannelShare.secret");
+                    + "different secret, or not a seqlink producer); check AttachSpec.secret against the producer's ChannelShare.secret", null);
         }
         AttachProtocol.send(c, AttachProtocol.proof(challenge.proof(PeerChallenge.Role.INITIATOR, spec.name(), ch.epoch(), nonce,
                 ch.nonce())));
@@ -48,6 +49,7 @@ final class AttachClient {
     }
 
     private static ChannelAttachException refused(AttachSpec spec, String reason) {
-        return new ChannelAttachException("attach to channel '" + spec.name() + "' refused by its producer: " + reason);
+        return new ChannelAttachException(ChannelAttachException.Reason.REFUSED, "attach to channel '" + spec.name()
+                + "' refused by its producer: " + reason, null);
     }
 }

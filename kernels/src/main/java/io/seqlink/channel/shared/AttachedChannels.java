@@ -47,22 +47,30 @@ public final class AttachedChannels {
             Consumer<ConsumerPort> unregister) {
         Path dir = spec.directory().toAbsolutePath();
         Path socket = SharedDirectory.socket(dir, spec.name());
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new ChannelAttachException(ChannelAttachException.Reason.NO_PRODUCER, "attach to channel '" + spec.name()
+                    + "': no producer shares it in " + dir + " (the directory does not exist); start the producer with "
+                    + "ChannelSpec.Builder.share, or check AttachSpec.directory", null);
+        }
         try {
             SharedDirectory.check(dir, "AttachSpec.directory");
         } catch (IOException e) {
-            throw new ChannelAttachException("attach to channel '" + spec.name() + "': " + e.getMessage(), e);
+            throw new ChannelAttachException(ChannelAttachException.Reason.DIRECTORY, "attach to channel '" + spec.name() + "': "
+                    + e.getMessage(), e);
         }
         if (!Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
-            throw new ChannelAttachException("attach to channel '" + spec.name() + "': no producer shares it in " + dir + " (no "
+            throw new ChannelAttachException(ChannelAttachException.Reason.NO_PRODUCER, "attach to channel '" + spec.name()
+                    + "': no producer shares it in " + dir + " (no "
                     + socket.getFileName() + "); start the producer with ChannelSpec.Builder.share, or check AttachSpec.name and "
-                    + "AttachSpec.directory");
+                    + "AttachSpec.directory", null);
         }
         SocketChannel c;
         try {
             c = SocketChannel.open(StandardProtocolFamily.UNIX);
             c.connect(UnixDomainSocketAddress.of(socket));
         } catch (IOException e) {
-            throw new ChannelAttachException("attach to channel '" + spec.name() + "': nobody listens on " + socket + " (" + e
+            throw new ChannelAttachException(ChannelAttachException.Reason.NOT_LISTENING, "attach to channel '" + spec.name()
+                    + "': nobody listens on " + socket + " (" + e
                     + "); the producer that shared it has exited: start it again", e);
         }
         List<MappedBuffer> mapped = new ArrayList<>();
@@ -167,9 +175,10 @@ public final class AttachedChannels {
         for (long[] e : expected) {
             long found = region.getAcquire(e[0]);
             if (found != e[1]) {
-                throw new ChannelAttachException("attach to channel '" + spec.name() + "': the region " + region.file
+                throw new ChannelAttachException(ChannelAttachException.Reason.INCOMPATIBLE, "attach to channel '" + spec.name()
+                        + "': the region " + region.file
                         + " holds " + found + " at header word " + e[0] + " where " + e[1] + " was due (not the region its "
-                        + "producer announced: a producer of another version, or a stale file); restart the producer");
+                        + "producer announced: a producer of another version, or a stale file); restart the producer", null);
             }
         }
         if (region.getVolatile(layout.seatLine(a.seat()) + SharedLayout.S_LIVE) != a.epoch()) {
@@ -179,8 +188,9 @@ public final class AttachedChannels {
     }
 
     private static ChannelAttachException layoutMismatch(AttachSpec spec, String what, long here, long there) {
-        return new ChannelAttachException("attach to channel '" + spec.name() + "': the producer's " + what + " is " + there
-                + " where this runtime's is " + here + "; run the same seqlink version in both processes");
+        return new ChannelAttachException(ChannelAttachException.Reason.INCOMPATIBLE, "attach to channel '" + spec.name()
+                + "': the producer's " + what + " is " + there + " where this runtime's is " + here
+                + "; run the same seqlink version in both processes", null);
     }
 
     private static MappedBuffer map(Device device, SharedRegion region, long offset, long bytes, List<MappedBuffer> mapped) {

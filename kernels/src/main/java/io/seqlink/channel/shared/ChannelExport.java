@@ -168,7 +168,7 @@ public final class ChannelExport implements AutoCloseable {
 
     /** The consumer processes attached now, by seat. Any thread. */
     public List<io.seqlink.channel.AttachedConsumer> attachedConsumers() {
-        return seats.attached();
+        return seats.attached(liveness::heartbeatAgeNanos);
     }
 
     /** Consumer processes attached now. Any thread. */

@@ -2,12 +2,13 @@ package io.seqlink.channel.shared;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The producer's heartbeat thread: every period it raises the region's producer heartbeat, drops each seat whose
  * connection ended or whose heartbeat has not moved for the stall timeout, and cuts off an overdue handshake. Its
- * own thread only; {@link #close} from any.
+ * own thread only; {@link #close} and {@link #heartbeatAgeNanos} from any.
  */
 final class ExportLiveness implements Runnable {
 
@@ -20,6 +21,9 @@ final class ExportLiveness implements Runnable {
     private final long[] watchedEpoch;
     private final long[] lastBeat;
     private final long[] movedAt;
+    /** Per seat, what the reports read: the epoch last watched and when its heartbeat last moved. Written by this thread only. */
+    private final AtomicLongArray seenEpoch;
+    private final AtomicLongArray seenMovedAt;
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
     private volatile boolean closed;
 
@@ -32,6 +36,20 @@ final class ExportLiveness implements Runnable {
         this.watchedEpoch = new long[seats.count()];
         this.lastBeat = new long[seats.count()];
         this.movedAt = new long[seats.count()];
+        this.seenEpoch = new AtomicLongArray(seats.count());
+        this.seenMovedAt = new AtomicLongArray(seats.count());
+    }
+
+    /**
+     * How long seat {@code seat}'s heartbeat, for {@code epoch}, has not moved at {@code now} as this thread last saw it
+     * (to within one period); 0 when this thread has not looked at that epoch yet. Any thread; never waits.
+     */
+    long heartbeatAgeNanos(int seat, long epoch, long now) {
+        long moved = seenMovedAt.get(seat);
+        if (seenEpoch.get(seat) != epoch) {
+            return 0;
+        }
+        return Math.max(0, now - moved);
     }
 
     @Override
@@ -58,6 +76,8 @@ final class ExportLiveness implements Runnable {
             watchedEpoch[seat] = epoch;
             lastBeat[seat] = beat;
             movedAt[seat] = now;
+            seenMovedAt.set(seat, now); // before the epoch: a reader that sees the epoch sees this time or a later one
+            seenEpoch.set(seat, epoch);
         }
         if (seats.disconnected(seat, scratch)) {
             seats.drop(seat, epoch, "its connection ended (the process exited or detached)");

@@ -158,15 +158,23 @@ final class ExportSeats {
         return slowest == Long.MAX_VALUE ? published.getAsLong() : slowest;
     }
 
-    /** The live seats as their consumers' words show them now. */
-    List<AttachedConsumer> attached() {
+    /** How long a seat's heartbeat has stood still, as the liveness thread saw it: (seat, epoch, now) to nanoseconds. */
+    interface HeartbeatAges {
+        long ageNanos(int seat, long epoch, long now);
+    }
+
+    /** The live seats as their consumers' words show them now, their lag against the frames published so far. */
+    List<AttachedConsumer> attached(HeartbeatAges ages) {
         List<AttachedConsumer> out = new ArrayList<>();
+        long now = System.nanoTime();
         for (int i = 0; i < reserved.length; i++) {
             long epoch = liveEpoch(i);
             if (epoch != 0) {
                 long line = layout.seatLine(i);
+                long acked = acknowledged(i);
+                long lag = Math.max(0, published.getAsLong() - acked);
                 out.add(new AttachedConsumer(i, epoch, region.getAcquire(line + SharedLayout.S_PID),
-                        region.getAcquire(line + SharedLayout.S_START), acknowledged(i), heartbeat(i)));
+                        region.getAcquire(line + SharedLayout.S_START), acked, lag, heartbeat(i), ages.ageNanos(i, epoch, now)));
             }
         }
         return List.copyOf(out);

@@ -69,6 +69,10 @@ public final class ReferenceModel {
             for (int i = 0; i < pixels; i++) {
                 x.putFloat(4 * i, normalize(image.get(i), mean, std));
             }
+            multiply();
+        }
+
+        private void multiply() {
             for (int r = 0; r < classes; r++) {
                 float acc = 0f;
                 int row = r * pixels;
@@ -77,6 +81,28 @@ public final class ReferenceModel {
                 }
                 y.putFloat(4 * r, acc);
             }
+        }
+
+        /**
+         * The normalised image {@link #compute(long)} made, as the frames carry it: {@code 4 * pixels} bytes of float32 at
+         * {@code offset} of {@code dst} (little-endian).
+         */
+        public void writeInput(ByteBuffer dst, int offset) {
+            for (int i = 0; i < pixels; i++) {
+                dst.putFloat(offset + 4 * i, x.getFloat(4 * i));
+            }
+        }
+
+        /**
+         * The inference of the normalised image at {@code offset} of {@code src} ({@code 4 * pixels} bytes of float32, as a
+         * frame carries it), not of a seed: afterwards {@link #inputChecksum()} is that image's, {@link #outputChecksum()}
+         * its result's.
+         */
+        public void inferFrom(ByteBuffer src, int offset) {
+            for (int i = 0; i < pixels; i++) {
+                x.putFloat(4 * i, src.getFloat(offset + 4 * i));
+            }
+            multiply();
         }
 
         public long inputChecksum() {

@@ -59,6 +59,11 @@ public final class ConfigurationDocGenerator {
                 + "the pinned memory available (`MemAvailable`), all configured channels together too; on the emulated "
                 + "backend all of it, pinned memory included, must also fit in the JVM's free direct memory "
                 + "(`-XX:MaxDirectMemorySize`, by default the heap limit).");
+        SECTIONS.put("seqlink.attach.<name>", "A channel another process of this host shares (its "
+                + "`seqlink.channels.<name>.share`), attached to at startup by name: `@ChannelListener(channel = \"<name>\")` "
+                + "methods take its frames as a channel of this process (docs/cross-process.md). `<name>` may not also be "
+                + "under `seqlink.channels`. The service fails at startup, naming these properties, while no producer shares "
+                + "the channel, or when it holds another secret or runs another version.");
         SECTIONS.put("seqlink.topology", "Which devices are used and what a link must offer. The verifier judges every "
                 + "link a channel uses (`peer-atomic` > `peer-copy` > `host-staged`); a link below `required-link-class` "
                 + "is handled by `on-unsupported`.");

@@ -76,12 +76,17 @@ class ConfigurationDocTests {
         assertThat(unknown).as("keys the sample sets that the metadata does not describe").isEmpty();
     }
 
-    /** {@code seqlink.channels.frames.consumers[0]} -> {@code seqlink.channels.<name>.consumers}; map keys dropped. */
+    /**
+     * {@code seqlink.channels.frames.consumers[0]} -> {@code seqlink.channels.<name>.consumers} (and so for
+     * {@code seqlink.attach}); map keys dropped.
+     */
     static String normalize(String key) {
         String k = key.replaceAll("\\[\\d+]$", "");
-        if (k.startsWith("seqlink.channels.")) {
-            String rest = k.substring("seqlink.channels.".length());
-            return "seqlink.channels.<name>" + rest.substring(rest.indexOf('.'));
+        for (String map : List.of("seqlink.channels", "seqlink.attach")) {
+            if (k.startsWith(map + ".")) {
+                String rest = k.substring(map.length() + 1);
+                return map + ".<name>" + rest.substring(rest.indexOf('.'));
+            }
         }
         for (String map : List.of("seqlink.emulated.links", "seqlink.emulated.latency")) {
             if (k.startsWith(map + ".")) {

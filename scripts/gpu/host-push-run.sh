@@ -7,13 +7,13 @@
 #   A' the copy engine again (drift shows as A != A')
 # each host-path-run.sh quick at $SIZES (default 16K,1M; the C++ comparator in every run, so every ratio is over its
 # own run's naive-d2h); then compute-sanitizer memcheck over a short host scenario on the copy-engine path.
-# $OUT: a-summary.txt, b-summary.txt, a2-summary.txt, sanitizer.log, results.tar.gz (everything raw), run.log
-# Usage: bash scripts/gpu/host-push-run.sh [quick|full]     STEPS=a,b,a2,sanitize (default all)
+# $OUT: junit.log (CudaChannelGpuTest, CudaBackendGpuTest), a-summary.txt, b-summary.txt, a2-summary.txt, sanitizer.log, results.tar.gz (everything raw), run.log
+# Usage: bash scripts/gpu/host-push-run.sh [quick|full]     STEPS=a,b,a2,junit,sanitize (default a,b,junit,sanitize)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 final=${OUT:?set OUT}
 profile=${1:-quick}
-steps=${STEPS:-a,b,a2,sanitize}
+steps=${STEPS:-a,b,junit,sanitize}
 sizes=${SIZES:-16K,1M}
 work=/tmp/seqlink-host-push
 rm -rf "$work"
@@ -34,8 +34,16 @@ side() { # name extra-jvm-options
 want a && side a "-Dseqlink.cuda.host-push=copy-engine"
 want b && side b "-Dseqlink.cuda.host-push=kernel"
 want a2 && side a2 "-Dseqlink.cuda.host-push=copy-engine"
+tar xJf .gpu/jre.tar.xz -C /tmp 2>/dev/null
+if want junit; then
+  t0=$(date +%s)
+  timeout -k 5 "${JUNIT_LIMIT:-150}" /tmp/jre/bin/java -XX:+UseParallelGC -Xms1g -Xmx4g -cp ".gpu/lib/*:.gpu/test-classes" \
+    org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=tree --include-tag gpu \
+    --select-class io.seqlink.gpu.CudaChannelGpuTest --select-class io.seqlink.gpu.CudaBackendGpuTest > "$final/junit.log" 2>&1
+  echo "junit CudaChannelGpuTest + CudaBackendGpuTest (copy-engine host push): exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
+  grep -E "tests (successful|failed)" "$final/junit.log" | tee -a "$log"
+fi
 if want sanitize; then
-  tar xJf .gpu/jre.tar.xz -C /tmp 2>/dev/null
   s_out=$(mktemp -d)
   t0=$(date +%s)
   timeout -k 5 120 compute-sanitizer --tool memcheck --error-exitcode 3 --print-limit 20 \

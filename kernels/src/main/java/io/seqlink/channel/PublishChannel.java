@@ -98,10 +98,17 @@ public interface PublishChannel extends AutoCloseable {
      */
     ByteBuffer buffer();
 
-    /** Device address of the claimed slot's payload on the producer device, for a producer kernel. */
+    /**
+     * Device address of the claimed slot's payload, as the producer device addresses it, for a producer kernel. The ring
+     * is in the producer's device memory, or in pinned host memory the device maps when every consumer of the channel
+     * is a host listener (the kernel then writes each frame once, where the listeners read it).
+     */
     long devicePointer();
 
-    /** Memory of the producer's ring, with {@link #payloadOffset(long)}, for a producer kernel. */
+    /**
+     * Memory of the producer's ring, with {@link #payloadOffset(long)}, for a producer kernel: device memory of the
+     * producer, or pinned host memory it maps (see {@link #devicePointer()}).
+     */
     Memory ring();
 
     /** Offset of {@code sequence}'s payload in {@link #ring()}. */

@@ -10,8 +10,10 @@ import io.seqlink.layout.ControlBlock;
  * stores after the frames' copies (fence, then the store: the release of {@code seqlink_device.cuh}), and a ring of
  * the channel's geometry, read in place by the host listener after an acquire load of that word. Bound as the channel
  * opens, before the producer's publish step is (its push targets are fixed there), so it holds every frame from the
- * first. A {@code HOST_STAGED} consumer's own replica is that already and is used as it is; any other transport gets
- * one of its own, pushed into besides whatever its link reads.
+ * first. Where the link's source is in mapped host memory already it is used as it is, and nothing is pushed: a
+ * {@code HOST_STAGED} consumer's own replica, or the producer's ring itself when the channel keeps it in host memory
+ * (every consumer a host listener; its {@code publish_seq} is then the producer's host mirror). Any other source gets
+ * a replica of its own, pushed into besides whatever its link reads.
  *
  * <p>Immutable once made; {@link #published} is safe from any thread that holds the port's memory.
  */

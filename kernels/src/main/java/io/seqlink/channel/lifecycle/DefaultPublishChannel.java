@@ -68,14 +68,14 @@ final class DefaultPublishChannel implements PublishChannel {
         boolean ok = false;
         try {
             this.producer = new ProducerTransport(backend.device(spec.producer()), spec.name(), geometry, spec.armedRounds(),
-                    resources);
+                    readsOnlyOnHost(spec, transports), resources);
             List<PublishBinding.PushTarget> pushTargets = new ArrayList<>();
             this.ports = new DefaultConsumerPort[consumerDevices.size()];
             ProducerView view = new PortView();
             for (int i = 0; i < ports.length; i++) {
                 int device = consumerDevices.get(i);
                 Transport transport = Objects.requireNonNull(transports.get(device), "Channels.open checked every consumer's");
-                ports[i] = new DefaultConsumerPort(backend, spec, device, transport, producer.control(), producer.ring(),
+                ports[i] = new DefaultConsumerPort(backend, spec, device, transport, producer.publication(), producer.ring(),
                         producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause),
                         bell, i);
             }
@@ -98,6 +98,26 @@ final class DefaultPublishChannel implements PublishChannel {
         log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B, {}, {}", spec.name(), spec.producer(),
                 consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());
+    }
+
+    /**
+     * Whether every consumer of the channel reads on the host: a host listener the producer would push to
+     * ({@link ChannelSpec#pushesToHost}) over a link that reads the producer's own memory (same device, peer atomic: no
+     * replica of its own), and no other process shares the channel. Then the ring lives in pinned host memory: the
+     * producer's kernels write each frame once, where the listeners read it in place, and the publish step is one warp
+     * that pushes nothing, where a ring in device memory costs the publish step a copy of every frame into host memory.
+     */
+    static boolean readsOnlyOnHost(ChannelSpec spec, Map<Integer, Transport> transports) {
+        if (spec.share() != null || spec.consumers().isEmpty()) {
+            return false;
+        }
+        for (int device : spec.consumers()) {
+            Transport t = transports.get(device);
+            if (!spec.pushesToHost(device) || (t != Transport.SAME_DEVICE && t != Transport.PEER_ATOMIC)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private String describeTransports() {

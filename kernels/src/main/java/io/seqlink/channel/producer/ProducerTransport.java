@@ -4,6 +4,7 @@ import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.MappedBuffer;
+import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import io.seqlink.layout.ControlBlock;
@@ -18,7 +19,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The producer's memory and device work: the control block and ring on the producer device, the pinned
  * staging ring the host writes frames into, the host mirror of {@code publish_seq}, the producer stream
- * and its bound publish step.
+ * and its bound publish step. A channel whose consumers all read on the host keeps its ring in pinned, mapped
+ * host memory instead ({@code hostRing}): the producer's kernels write each frame once, where the listeners
+ * read it, and the publish step pushes nothing.
  *
  * <pre>
  *   producer device                                   host (pinned, mapped)
@@ -37,7 +40,7 @@ public final class ProducerTransport {
     private final RingGeometry geometry;
     private final DeviceStream stream;
     private final DeviceBuffer control;
-    private final DeviceBuffer ring;
+    private final Memory ring;
     final MappedBuffer staging;
     final MappedBuffer mirror;
     /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
@@ -46,12 +49,17 @@ public final class ProducerTransport {
     /** Bound by {@link #bindPublish}, which the channel calls before it opens. */
     private @Nullable PublishKernel publishKernel;
 
-    /** Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure). */
-    public ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, List<AutoCloseable> resources) {
+    /**
+     * Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure);
+     * {@code hostRing}: the ring in pinned, mapped host memory of the producer device, else in its device memory.
+     */
+    public ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, boolean hostRing,
+            List<AutoCloseable> resources) {
         this.geometry = geometry;
         this.stream = track(resources, producer.newStream(channel + "-producer"));
         this.control = track(resources, producer.allocate(ControlBlock.BYTES));
-        this.ring = track(resources, producer.allocate(geometry.ringBytes()));
+        this.ring = hostRing ? track(resources, producer.allocateMapped(geometry.ringBytes()))
+                : track(resources, producer.allocate(geometry.ringBytes()));
         this.staging = track(resources, producer.allocateMapped(geometry.ringBytes()));
         this.mirror = track(resources, producer.allocateMapped(ControlBlock.BYTES));
         this.doorbells = doorbells ? track(resources, producer.allocateMapped(8L * geometry.doorbellWords())) : null;
@@ -118,8 +126,17 @@ public final class ProducerTransport {
         return control;
     }
 
-    /** The channel's ring on the producer device. */
-    public DeviceBuffer ring() {
+    /**
+     * Where consumers acquire {@code publish_seq}: the control block, or, for a ring in host memory, the host mirror,
+     * which the publish step stores last (after its fences, so after the frames, their stamps and the add): the
+     * frames and the word they are read after are then both in host memory.
+     */
+    public Memory publication() {
+        return ring instanceof MappedBuffer ? mirror : control;
+    }
+
+    /** The channel's ring: on the producer device, or in its pinned host memory (see the constructor). */
+    public Memory ring() {
         return ring;
     }
 

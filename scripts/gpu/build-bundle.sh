@@ -9,7 +9,8 @@
 #                            JFreeChart, JFreeSVG, JSpecify), JCuda + its driver natives only, slf4j (+ simple),
 #                            AssertJ (+ Byte Buddy), the JUnit console launcher (standalone)
 #   .gpu/test-classes/       the kernels module's compiled tests (io.seqlink.gpu and the rest)
-#   .gpu/native/             seqlink-cycle-bench (the C++ comparator), seqlink-host-check, seqlink-litmus (the ordering
+#   .gpu/native/             seqlink-cycle-bench (the C++ comparator), seqlink-xproc-baseline (the hand-written
+#                            cross-process hand-off), seqlink-host-check, seqlink-litmus (the ordering
 #                            litmus tests) and the runtime's PTX
 #
 # Usage: scripts/gpu/build-bundle.sh        (needs nvcc; Maven runs offline first, online if that fails)
@@ -26,7 +27,7 @@ mvn_ -pl kernels,kernels/tools -am -DskipTests -Djcstress.skip=true package
 mvn_ -pl kernels -Djcstress.skip=true test-compile
 native="$root/kernels/target/native"
 tools_native="$root/kernels/tools/target/native"
-for bin in "$tools_native/seqlink-cycle-bench" "$native/seqlink-host-check" "$native/seqlink-litmus"; do
+for bin in "$tools_native/seqlink-cycle-bench" "$tools_native/seqlink-xproc-baseline" "$native/seqlink-host-check" "$native/seqlink-litmus"; do
   [ -x "$bin" ] || { echo "[bundle] $bin was not built (is nvcc installed?)" >&2; exit 1; }
 done
 [ -f "$root/kernels/target/classes/io/seqlink/kernels/seqlink.fatbin" ] || { echo "[bundle] no fat binary was built" >&2; exit 1; }
@@ -36,7 +37,7 @@ mkdir -p "$out/lib" "$out/native"
 # the tools' runtime classpath: seqlink-kernels, JCuda, slf4j and the report libraries (kernels/tools/target/lib)
 cp "$root"/kernels/tools/target/seqlink-tools-*.jar "$root"/kernels/tools/target/lib/*.jar "$out/lib/"
 cp -r "$root/kernels/target/test-classes" "$out/test-classes"
-cp "$tools_native/seqlink-cycle-bench" "$native/seqlink-host-check" "$native/seqlink-litmus" "$native/seqlink_runtime.ptx" "$out/native/"
+cp "$tools_native/seqlink-cycle-bench" "$tools_native/seqlink-xproc-baseline" "$native/seqlink-host-check" "$native/seqlink-litmus" "$native/seqlink_runtime.ptx" "$out/native/"
 
 echo "[bundle] copying dependencies"
 deps=$(mktemp -d)

@@ -1,27 +1,182 @@
 #!/usr/bin/env bash
 # Runs ON the GPU host, from the repository root, with .gpu/ (scripts/gpu/build-bundle.sh): channels between
-# processes on the CUDA backend, checked and timed in one device call.
-#   1. the GPU suite with CudaTwoProcessChannelGpuTest (the two-JVM channel tests, both processes on CUDA) and the
-#      contract tests (run-on-gpu.sh STEPS=env,junit)
-#   2. CrossProcessLatencyBench --backend cuda: frame publish -> host listener call, a consumer in the producer's
-#      process against one in another process, 64 B, 16 KiB and 1 MiB (limit 150 s)
-# $OUT: env.txt, junit.log, run.log, summary.txt (step 1), latency.json, latency.txt (step 2), child-jvms.tar.gz (the
-# child JVMs' logs). FRAMES (20000) and GAP_US (200) set the bench.
+# processes on the CUDA backend, checked and timed. Steps (STEPS, comma separated; default all five, which do not fit
+# one 600 s device call: split them, e.g. STEPS=suite,latency,baseline,sanitize then STEPS=soak):
+#   suite     the GPU suite with CudaTwoProcessChannelGpuTest (the two-JVM channel tests, both processes on CUDA) and
+#             the contract tests (run-on-gpu.sh STEPS=env,junit; limit JUNIT_LIMIT, 240 s)
+#   latency   CrossProcessLatencyBench --backend cuda: frame publish -> host listener call, a consumer in the producer's
+#             process against one in another process, 64 B, 16 KiB and 1 MiB (limit 150 s)
+#   baseline  seqlink-xproc-baseline: the hand-written hand-off (fill, D2H copy into a shared /dev/shm file,
+#             cuStreamWriteValue64 of a landing word, a host consumer process checking and acknowledging), in another
+#             process and in the producer's, the same sizes (limit 90 s); with latency, a ratio line per size
+#   soak      TwoProcessSoak --backend cuda --duration ${SOAK:-5m} --restart-every ${RESTART:-60s}: the consumer
+#             process killed (kill -9) and re-attached every period, every generation checked (limit: SOAK + 120 s)
+#   sanitize  compute-sanitizer memcheck --target-processes all over CrossProcessLatencyBench --backend cuda --frames
+#             200 --sizes 16384 (both JVMs; limit 200 s) and over seqlink-xproc-baseline (limit 60 s)
+# Every step runs under `timeout`, its limit cut to what is left of BUDGET (540 s from the start) so one call ends in time.
+# $OUT (8 files at most): summary.txt (every step's verdict and figures, also printed last), junit.log, latency.json,
+# latency.txt, baseline.json, soak.json, sanitizer.txt (the sanitizer's summaries), logs.tar.gz (run.log, env.txt,
+# baseline.txt, soak.txt, the full sanitizer log, the child JVMs' logs). FRAMES (20000) and GAP_US (200) set the
+# latency bench and the baseline's frame count.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
+mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-tar xJf .gpu/jre.tar.xz -C /tmp
-JAVA=/tmp/jre/bin/java
-CP=".gpu/lib/*:.gpu/test-classes"
-STEPS=env,junit JUNIT_LIMIT=${JUNIT_LIMIT:-330} bash scripts/gpu/run-on-gpu.sh quick > /dev/null 2>&1
-echo "suite exit $?"
-timeout -k 5 150 "$JAVA" -XX:+UseParallelGC -Xms1g -Xmx4g -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend cuda \
-  --frames "${FRAMES:-20000}" --gap-us "${GAP_US:-200}" --sizes 64,16384,1048576 --json "$OUT/latency.json" \
-  > "$OUT/latency.txt" 2>&1
-echo "latency exit $?"
-[ -d target/child-jvms ] && tar czf "$OUT/child-jvms.tar.gz" target/child-jvms
-grep -h "tests successful\|tests failed" "$OUT/junit.log" | sort | uniq -c
-grep -E "✘" "$OUT/junit.log" | head -12
-grep -A7 "CudaTwoProcessChannelGpuTest" "$OUT/junit.log" | head -8
-grep -v "INFO\|DEBUG\|WARN" "$OUT/latency.txt" | tail -10
+steps=${STEPS:-suite,latency,baseline,soak,sanitize}
+budget=${BUDGET:-540}
+frames=${FRAMES:-20000}
+sizes=64,16384,1048576
+soak=${SOAK:-5m}
+work=$(mktemp -d /tmp/seqlink-xproc-XXXX)
+log="$work/run.log"
+: > "$log"
+start=$(date +%s)
+want() { [[ ",$steps," == *",$1,"* ]]; }
+status=()
+step() { # name limit command...: runs it under timeout, its limit no more than what is left of the budget
+  local name=$1 limit=$2
+  shift 2
+  local left=$(( budget - ($(date +%s) - start) - 10 ))
+  if [ "$left" -lt 20 ]; then
+    status+=("$name: SKIPPED (budget of ${budget}s spent)")
+    echo "==== [$name] skipped: budget spent" >> "$log"
+    return 124
+  fi
+  [ "$limit" -gt "$left" ] && limit=$left
+  local t0=$(date +%s)
+  echo "==== [$name] $* (limit ${limit}s, +$((t0 - start))s)" >> "$log"
+  timeout -k 5 "$limit" "$@"
+  local rc=$?
+  local dt=$(( $(date +%s) - t0 ))
+  echo "==== [$name] exit $rc after ${dt}s" >> "$log"
+  status+=("$name: exit $rc, ${dt}s$([ $rc -eq 124 ] || [ $rc -eq 137 ] && echo ' (TIMED OUT)')")
+  return $rc
+}
+seconds() { # 5m, 90s, 1h -> seconds
+  case "$1" in
+    *h) echo $(( ${1%h} * 3600 )) ;; *m) echo $(( ${1%m} * 60 )) ;; *s) echo "${1%s}" ;; *) echo "$1" ;;
+  esac
+}
+
+backend=${BACKEND:-cuda}   # BACKEND=emulated with XPROC_JAVA and XPROC_CP set: a dry run of the Java steps without a GPU
+if [ -n "${XPROC_JAVA:-}" ] && [ -n "${XPROC_CP:-}" ]; then
+  JAVA=$XPROC_JAVA
+  CP=$XPROC_CP
+elif [ ! -f .gpu/jre.tar.xz ]; then
+  echo "no .gpu/jre.tar.xz: run scripts/gpu/build-bundle.sh on the build machine and carry .gpu" >&2
+  exit 2
+else
+  tar xJf .gpu/jre.tar.xz -C /tmp
+  JAVA=/tmp/jre/bin/java
+  CP=".gpu/lib/*:.gpu/test-classes"
+fi
+JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g)
+BASELINE=.gpu/native/seqlink-xproc-baseline
+SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+
+if want suite; then
+  suite_out="$work/suite"
+  mkdir -p "$suite_out"
+  # run-on-gpu.sh applies JUNIT_LIMIT itself; the outer limit leaves it room for the contract tests
+  limit=$(( ${JUNIT_LIMIT:-240} + 70 ))
+  step suite "$limit" env OUT="$suite_out" STEPS=env,junit JUNIT_LIMIT="${JUNIT_LIMIT:-240}" \
+    bash scripts/gpu/run-on-gpu.sh quick > "$suite_out/stdout.txt" 2>&1
+  cp "$suite_out/junit.log" "$OUT/junit.log" 2>/dev/null
+  cp "$suite_out/env.txt" "$work/env.txt" 2>/dev/null
+  cat "$suite_out/run.log" >> "$log" 2>/dev/null
+fi
+if want latency; then
+  step latency 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+    --frames "$frames" --gap-us "${GAP_US:-200}" --sizes "$sizes" --json "$OUT/latency.json" > "$OUT/latency.txt" 2>&1
+fi
+if want baseline; then
+  if [ -x "$BASELINE" ]; then
+    step baseline 90 "$BASELINE" --frames "$frames" --sizes "$sizes" --json "$OUT/baseline.json" > "$work/baseline.txt" 2>&1
+  else
+    status+=("baseline: NOT RUN ($BASELINE missing: was the bundle built with nvcc?)")
+  fi
+fi
+if want soak; then
+  soak_s=$(seconds "$soak")
+  step soak $(( soak_s + 120 )) "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.TwoProcessSoak --backend "$backend" \
+    --duration "$soak" --restart-every "${RESTART:-60s}" --json "$OUT/soak.json" > "$work/soak.txt" 2>&1
+fi
+if want sanitize; then
+  if [ -x "$SANITIZER" ]; then
+    {
+      echo "==== memcheck: CrossProcessLatencyBench --backend cuda --frames 200 --sizes 16384 (both JVMs)"
+      step sanitize-java 200 "$SANITIZER" --tool memcheck --target-processes all --error-exitcode 3 --print-limit 20 \
+        "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend cuda --frames 200 \
+        --gap-us 200 --sizes 16384 2>&1
+      echo "==== memcheck: seqlink-xproc-baseline --frames 200 --sizes 16384"
+      [ -x "$BASELINE" ] && step sanitize-baseline 60 "$SANITIZER" --tool memcheck --target-processes all \
+        --error-exitcode 3 --print-limit 20 "$BASELINE" --frames 200 --warmup 10 --sizes 16384 2>&1
+    } > "$work/sanitizer.log"
+    grep -E "^==== |ERROR SUMMARY|========= (Error|Invalid|Program hit)|Target application" "$work/sanitizer.log" \
+      | head -60 > "$OUT/sanitizer.txt"
+  else
+    status+=("sanitize: NOT RUN (no compute-sanitizer)")
+  fi
+fi
+
+[ -d target/child-jvms ] && cp -r target/child-jvms "$work/child-jvms"
+python3 - "$OUT" "$work" "${status[@]}" > "$OUT/summary.txt" <<'PY'
+import json, os, re, sys
+out, work, status = sys.argv[1], sys.argv[2], sys.argv[3:]
+print("seqlink cross-process run summary")
+print("\nsteps:")
+for s in status:
+    print("  " + s)
+def load(name):
+    try:
+        with open(os.path.join(out, name)) as f:
+            return json.load(f)
+    except Exception as e:
+        return None
+junit = os.path.join(out, "junit.log")
+if os.path.exists(junit):
+    text = open(junit, errors="replace").read()
+    counts = re.findall(r"\[\s*(\d+) tests (successful|failed)\s*\]", text)
+    print("\nsuite: " + ", ".join(f"{n} {w}" for n, w in counts))
+    for line in text.splitlines():
+        if "✘" in line:
+            print("  FAILED " + line.strip()[:150])
+    m = re.search(r"\d+ frames [^\n]*across the process boundary[^\n]*", text)
+    if m:
+        print("  " + m.group(0).strip()[:160])
+lat, base = load("latency.json"), load("baseline.json")
+def rows(doc):
+    return {(r["path"], r["bytes"]): r for r in (doc or {}).get("rows", [])}
+L, B = rows(lat), rows(base)
+if L or B:
+    print("\nframe -> host consumer, p50 / p99 us (wrong frames)")
+    print(f"{'bytes':>8} {'channel in-proc':>20} {'channel x-proc':>20} {'hand-written in':>20} {'hand-written x':>20} {'x-proc ratio':>13}")
+    for b in sorted({k[1] for k in list(L) + list(B)}):
+        def cell(d, path):
+            r = d.get((path, b))
+            return f"{r['p50_us']:.2f} / {r['p99_us']:.2f} ({r['wrong']})" if r else "-"
+        ratio = "-"
+        lx, bx = L.get(("cross-process", b)), B.get(("cross-process", b))
+        if lx and bx and bx["p50_us"] > 0:
+            ratio = f"{lx['p50_us'] / bx['p50_us']:.2f}x"
+        print(f"{b:>8} {cell(L, 'in-process'):>20} {cell(L, 'cross-process'):>20} {cell(B, 'in-process'):>20} "
+              f"{cell(B, 'cross-process'):>20} {ratio:>13}")
+    print("  x-proc ratio: the channel's cross-process p50 over the hand-written cross-process p50 (target <= 1.1x)")
+    if base is not None:
+        print(f"  hand-written: {base.get('device')}, landing word by {base.get('flag_write')}, ok={base.get('ok')}")
+soak = load("soak.json")
+if soak is not None:
+    gens = soak.get("generations", [])
+    print("\nsoak: " + ", ".join(f"{k}={v}" for k, v in soak.items() if not isinstance(v, (list, dict))))
+    for g in gens[:12]:
+        print("  " + ", ".join(f"{k}={v}" for k, v in g.items()))
+san = os.path.join(out, "sanitizer.txt")
+if os.path.exists(san):
+    print("\nsanitizer:")
+    for line in open(san, errors="replace"):
+        if "ERROR SUMMARY" in line or line.startswith("===="):
+            print("  " + line.rstrip()[:150])
+PY
+tar czf "$OUT/logs.tar.gz" -C "$work" . 2>/dev/null
+cat "$OUT/summary.txt"

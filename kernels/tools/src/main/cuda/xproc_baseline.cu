@@ -1,0 +1,361 @@
+// seqlink-xproc-baseline: the hand-written cross-process hand-off a user would write instead of a shared channel
+// for a host consumer in another process, and the same hand-off with the consumer a thread of the producer's
+// process, in one run. Self-contained (no runtime headers): it is the floor, not the channel.
+//
+// Per frame s (one frame in flight, as CrossProcessLatencyBench's latency rows):
+//   producer  t0 = CLOCK_MONOTONIC; fill kernel (word k of frame s = pattern(s, k)) into a device buffer;
+//             cudaMemcpyAsync D2H into a /dev/shm file mapped by both processes and registered in the producer with
+//             cudaHostRegister(Portable|Mapped); cuStreamWriteValue64 of s into the landing word in the same file
+//             (a one-thread kernel storing it where the device has no 64-bit stream memory operations); then it
+//             spins on the consumer's acknowledgement word before the next frame
+//   consumer  spins on the landing word (acquire), checks the frame's first and last word, stores its
+//             CLOCK_MONOTONIC time, then release-stores s into the acknowledgement word
+//   latency   the consumer's time minus t0 (CLOCK_MONOTONIC is one clock for every process of the host)
+// The consumer process is fork()ed before the first CUDA call (it never touches CUDA: the shared file is all it
+// reads); the in-process consumer is a thread on a second file of the same layout.
+//
+// Usage: seqlink-xproc-baseline [--sizes 64,16384,1048576] [--frames 20000] [--warmup 1000] [--dir /dev/shm]
+//                               [--json FILE] [--device 0]
+// Prints a table (us) on stdout; --json writes rows {"path","bytes","n","p50_us","p99_us","p999_us","max_us","wrong"}
+// (the field names of CrossProcessLatencyBench's JSON). Exit status: 0 when every frame checked, 1 when a frame was
+// wrong or a consumer stopped answering, 2 on usage or CUDA errors.
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void die(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::fprintf(stderr, "seqlink-xproc-baseline: ");
+    std::vfprintf(stderr, fmt, ap);
+    std::fprintf(stderr, "\n");
+    va_end(ap);
+    std::exit(2);
+}
+
+#define RT(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) die("%s failed: %s (%s:%d)", #call, cudaGetErrorName(e_), __FILE__, __LINE__); \
+    } while (0)
+
+// ---- the shared file's layout: control words on their own cache lines, then the frame (page aligned) ----
+constexpr uint64_t HEADER_BYTES = 4096;
+constexpr uint64_t SPIN_TIMEOUT_NS = 10ull * 1000 * 1000 * 1000;  // a consumer silent this long has failed
+
+struct Control {
+    alignas(128) uint64_t landing;   // the sequence the stream wrote last (device writes, consumer reads)
+    alignas(128) uint64_t ack;       // the sequence the consumer checked last (consumer writes, producer reads)
+    alignas(128) uint64_t ack_ns;    // the consumer's CLOCK_MONOTONIC when it had checked `ack`
+    alignas(128) uint64_t bytes;     // the frame size of the current row (producer writes before its first frame)
+    alignas(128) uint64_t wrong;     // frames whose first or last word was not the pattern's
+    alignas(128) uint64_t stop;      // 1: the consumer returns
+};
+static_assert(sizeof(Control) <= HEADER_BYTES, "control words fit the header");
+
+inline uint64_t now_ns() {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
+}
+
+__host__ __device__ inline uint64_t pattern(uint64_t s, uint64_t k) {
+    return (s * 0x9E3779B97F4A7C15ull) ^ (k * 0xC2B2AE3D27D4EB4Full) ^ 0x5EC11A4Bull;
+}
+
+__global__ void fill(uint64_t* frame, uint64_t words, uint64_t s) {
+    for (uint64_t k = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; k < words; k += uint64_t(gridDim.x) * blockDim.x) {
+        frame[k] = pattern(s, k);
+    }
+}
+
+// The landing store where the device has no 64-bit stream memory operations: after the copy in stream order.
+__global__ void write_value(volatile uint64_t* word, uint64_t v) {
+    __threadfence_system();
+    *word = v;
+}
+
+inline uint64_t load_acquire(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+inline void store_release(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+// A shared file of the layout above, owner-only, unlinked as soon as it is mapped (nothing is left behind).
+struct Shared {
+    uint8_t* base = nullptr;
+    uint64_t length = 0;
+    Control* ctl() const { return reinterpret_cast<Control*>(base); }
+    uint8_t* frame() const { return base + HEADER_BYTES; }
+};
+
+Shared map_shared(const std::string& dir, const char* tag, uint64_t max_bytes) {
+    Shared s;
+    s.length = HEADER_BYTES + ((max_bytes + 4095) / 4096) * 4096;
+    std::string path = dir + "/seqlink-xproc-baseline-" + std::to_string(getpid()) + "-" + tag;
+    int fd = open(path.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) die("cannot create %s: %s (set --dir to a writable tmpfs directory)", path.c_str(), std::strerror(errno));
+    if (ftruncate(fd, off_t(s.length)) != 0) die("ftruncate %s: %s", path.c_str(), std::strerror(errno));
+    void* p = mmap(nullptr, s.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) die("mmap %s: %s", path.c_str(), std::strerror(errno));
+    close(fd);
+    unlink(path.c_str());
+    s.base = static_cast<uint8_t*>(p);
+    std::memset(s.base, 0, s.length);
+    return s;
+}
+
+// The consumer: every new landing sequence is checked (first and last word), timed and acknowledged.
+void consume(Shared sh) {
+    Control* c = sh.ctl();
+    uint64_t last = 0;
+    uint64_t spins = 0;
+    for (;;) {
+        uint64_t s = load_acquire(&c->landing);
+        if (s == last) {
+            if ((++spins & 0xFFFF) == 0 && load_acquire(&c->stop)) return;
+            continue;
+        }
+        spins = 0;
+        const uint64_t words = load_acquire(&c->bytes) / 8;
+        const volatile uint64_t* w = reinterpret_cast<const volatile uint64_t*>(sh.frame());
+        if (words > 0 && (w[0] != pattern(s, 0) || w[words - 1] != pattern(s, words - 1))) {
+            __atomic_fetch_add(&c->wrong, 1, __ATOMIC_RELAXED);
+        }
+        __atomic_store_n(&c->ack_ns, now_ns(), __ATOMIC_RELAXED);
+        store_release(&c->ack, s);
+        last = s;
+    }
+}
+
+struct Row {
+    std::string path;
+    uint64_t bytes = 0, n = 0, wrong = 0;
+    double p50 = 0, p99 = 0, p999 = 0, max = 0;  // us
+    bool stalled = false;
+};
+
+double pct(const std::vector<uint64_t>& sorted, double q) {
+    if (sorted.empty()) return 0;
+    size_t i = size_t(q * double(sorted.size() - 1) + 0.5);
+    return double(sorted[std::min(i, sorted.size() - 1)]) / 1e3;
+}
+
+using WriteValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+
+// The producer's side of one row: device buffer, stream, the registered shared file.
+struct Producer {
+    cudaStream_t st{};
+    uint64_t* dev = nullptr;
+    WriteValue64 write64 = nullptr;
+    int sms = 0;
+
+    Producer(int device, uint64_t max_bytes) {
+        RT(cudaSetDevice(device));
+        RT(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        RT(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+        RT(cudaMalloc(&dev, std::max<uint64_t>(max_bytes, 8)));
+        // Driver entry points through the runtime (no libcuda at link time), as seqlink-cycle-bench fetches them.
+        using DeviceGet = CUresult (*)(CUdevice*, int);
+        using DeviceGetAttribute = CUresult (*)(int*, CUdevice_attribute, CUdevice);
+        auto entry = [](const char* symbol) -> void* {
+            void* p = nullptr;
+            cudaDriverEntryPointQueryResult q{};
+            if (cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &q) != cudaSuccess
+                    || q != cudaDriverEntryPointSuccess) {
+                return nullptr;
+            }
+            return p;
+        };
+        auto deviceGet = reinterpret_cast<DeviceGet>(entry("cuDeviceGet"));
+        auto deviceGetAttribute = reinterpret_cast<DeviceGetAttribute>(entry("cuDeviceGetAttribute"));
+        CUdevice dev{};
+        int memops = 0;
+        if (deviceGet && deviceGetAttribute && deviceGet(&dev, device) == CUDA_SUCCESS
+                && deviceGetAttribute(&memops, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev) == CUDA_SUCCESS && memops) {
+            write64 = reinterpret_cast<WriteValue64>(entry("cuStreamWriteValue64"));
+        }
+    }
+
+    Row run(const char* path, Shared sh, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
+        Control* c = sh.ctl();
+        void* landing_dev = nullptr;
+        RT(cudaHostGetDevicePointer(&landing_dev, &c->landing, 0));
+        store_release(&c->bytes, bytes);
+        const uint64_t words = bytes / 8;
+        const int grid = int(std::max<uint64_t>(1, std::min<uint64_t>((words + 255) / 256, uint64_t(sms) * 8)));
+        const uint64_t wrong0 = load_acquire(&c->wrong);
+        std::vector<uint64_t> lat;
+        lat.reserve(frames);
+        Row r;
+        r.path = path;
+        r.bytes = bytes;
+        for (uint64_t i = 0; i < warmup + frames; i++) {
+            const uint64_t s = ++seq;
+            const uint64_t t0 = now_ns();
+            fill<<<grid, 256, 0, st>>>(dev, words, s);
+            RT(cudaGetLastError());
+            RT(cudaMemcpyAsync(sh.frame(), dev, bytes, cudaMemcpyDeviceToHost, st));
+            if (write64) {
+                CUresult e = write64(st, CUdeviceptr(landing_dev), s, CU_STREAM_WRITE_VALUE_DEFAULT);
+                if (e != CUDA_SUCCESS) die("cuStreamWriteValue64 failed: %d", int(e));
+            } else {
+                write_value<<<1, 1, 0, st>>>(static_cast<volatile uint64_t*>(landing_dev), s);
+                RT(cudaGetLastError());
+            }
+            uint64_t spins = 0;
+            while (load_acquire(&c->ack) != s) {
+                if ((++spins & 0xFFFF) == 0 && now_ns() - t0 > SPIN_TIMEOUT_NS) {
+                    std::fprintf(stderr, "seqlink-xproc-baseline: %s %llu B: frame %llu not acknowledged in 10 s\n", path,
+                                 (unsigned long long)bytes, (unsigned long long)s);
+                    r.stalled = true;
+                    break;
+                }
+            }
+            if (r.stalled) break;
+            const uint64_t t1 = __atomic_load_n(&c->ack_ns, __ATOMIC_RELAXED);
+            if (i >= warmup) lat.push_back(t1 > t0 ? t1 - t0 : 0);
+        }
+        RT(cudaStreamSynchronize(st));
+        std::sort(lat.begin(), lat.end());
+        r.n = lat.size();
+        r.wrong = load_acquire(&c->wrong) - wrong0;
+        r.p50 = pct(lat, 0.50);
+        r.p99 = pct(lat, 0.99);
+        r.p999 = pct(lat, 0.999);
+        r.max = lat.empty() ? 0 : double(lat.back()) / 1e3;
+        return r;
+    }
+};
+
+std::vector<uint64_t> parse_sizes(const char* s) {
+    std::vector<uint64_t> v;
+    std::string str(s);
+    size_t pos = 0;
+    while (pos <= str.size()) {
+        size_t comma = str.find(',', pos);
+        std::string part = str.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        char* end = nullptr;
+        unsigned long long b = std::strtoull(part.c_str(), &end, 10);
+        if (part.empty() || *end != '\0' || b < 8 || b % 8 != 0) die("--sizes: '%s' is not a multiple of 8 bytes, at least 8", part.c_str());
+        v.push_back(b);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<uint64_t> sizes{64, 16384, 1048576};
+    uint64_t frames = 20000, warmup = 1000;
+    std::string dir = "/dev/shm";
+    const char* json = nullptr;
+    int device = 0;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (i + 1 >= argc) die("%s needs a value", a.c_str());
+        const char* v = argv[++i];
+        if (a == "--sizes") sizes = parse_sizes(v);
+        else if (a == "--frames") frames = std::strtoull(v, nullptr, 10);
+        else if (a == "--warmup") warmup = std::strtoull(v, nullptr, 10);
+        else if (a == "--dir") dir = v;
+        else if (a == "--json") json = v;
+        else if (a == "--device") device = std::atoi(v);
+        else die("unknown argument %s (see the usage in xproc_baseline.cu)", a.c_str());
+    }
+    if (frames == 0) die("--frames must be at least 1");
+    const uint64_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
+
+    // Both files are mapped and the consumer process forked before the first CUDA call.
+    Shared cross = map_shared(dir, "cross", max_bytes);
+    Shared local = map_shared(dir, "local", max_bytes);
+    const pid_t parent = getpid();
+    pid_t child = fork();
+    if (child < 0) die("fork: %s", std::strerror(errno));
+    if (child == 0) {
+        // The producer's end (a CUDA error, a timeout's kill) ends the consumer too: it never spins orphaned.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(3);
+        consume(cross);
+        _exit(0);
+    }
+
+    Producer prod(device, max_bytes);
+    RT(cudaHostRegister(cross.base, cross.length, cudaHostRegisterPortable | cudaHostRegisterMapped));
+    RT(cudaHostRegister(local.base, local.length, cudaHostRegisterPortable | cudaHostRegisterMapped));
+    std::thread consumer_thread(consume, local);
+
+    cudaDeviceProp prop{};
+    RT(cudaGetDeviceProperties(&prop, device));
+    std::vector<Row> rows;
+    uint64_t seq_local = 0, seq_cross = 0;
+    bool failed = false;
+    for (uint64_t bytes : sizes) {
+        const uint64_t w = bytes > 65536 ? std::min<uint64_t>(warmup, 200) : warmup;
+        rows.push_back(prod.run("in-process", local, bytes, frames, w, seq_local));
+        rows.push_back(prod.run("cross-process", cross, bytes, frames, w, seq_cross));
+        for (size_t k = rows.size() - 2; k < rows.size(); k++) failed |= rows[k].stalled || rows[k].wrong != 0;
+        if (failed) break;
+    }
+
+    store_release(&cross.ctl()->stop, 1);
+    store_release(&local.ctl()->stop, 1);
+    consumer_thread.join();
+    int status = 0;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "seqlink-xproc-baseline: the consumer process ended abnormally (status %d)\n", status);
+        failed = true;
+    }
+    cudaHostUnregister(cross.base);
+    cudaHostUnregister(local.base);
+
+    std::printf("\nhand-written hand-off: fill + D2H copy into a shared /dev/shm file + %s, host consumer, %s, "
+                "%llu frames each (us)\n",
+                prod.write64 ? "cuStreamWriteValue64" : "write_value kernel", prop.name, (unsigned long long)frames);
+    std::printf("%-14s %9s %9s %9s %9s %9s %7s\n", "path", "bytes", "p50", "p99", "p99.9", "max", "wrong");
+    for (const Row& r : rows) {
+        std::printf("%-14s %9llu %9.2f %9.2f %9.2f %9.2f %7llu%s\n", r.path.c_str(), (unsigned long long)r.bytes, r.p50, r.p99,
+                    r.p999, r.max, (unsigned long long)r.wrong, r.stalled ? "  STALLED" : "");
+    }
+    for (size_t k = 0; k + 1 < rows.size(); k += 2) {
+        if (rows[k].p50 > 0) {
+            std::printf("cross/in p50 at %llu B: %.2fx\n", (unsigned long long)rows[k].bytes, rows[k + 1].p50 / rows[k].p50);
+        }
+    }
+    if (json) {
+        FILE* f = std::fopen(json, "w");
+        if (!f) die("cannot write %s: %s", json, std::strerror(errno));
+        std::fprintf(f, "{\"tool\":\"seqlink-xproc-baseline\",\"device\":\"%s\",\"flag_write\":\"%s\",\"frames\":%llu,\"ok\":%s,\"rows\":[",
+                     prop.name, prod.write64 ? "cuStreamWriteValue64" : "write_value kernel", (unsigned long long)frames,
+                     failed ? "false" : "true");
+        for (size_t k = 0; k < rows.size(); k++) {
+            const Row& r = rows[k];
+            std::fprintf(f, "%s{\"path\":\"%s\",\"bytes\":%llu,\"n\":%llu,\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f,"
+                            "\"max_us\":%.3f,\"wrong\":%llu,\"stalled\":%s}",
+                         k ? "," : "", r.path.c_str(), (unsigned long long)r.bytes, (unsigned long long)r.n, r.p50, r.p99, r.p999,
+                         r.max, (unsigned long long)r.wrong, r.stalled ? "true" : "false");
+        }
+        std::fprintf(f, "]}\n");
+        std::fclose(f);
+    }
+    return failed ? 1 : 0;
+}

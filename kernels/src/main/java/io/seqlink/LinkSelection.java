@@ -153,8 +153,9 @@ final class LinkSelection {
                 throw new UnsupportedLinkException(spec.name(), v, policy.required());
             case WARN:
                 degradedLinks.add(producer + "->" + consumer);
-                log.warn("seqlink channel '{}': link {} -> {} is {} (required {}), using {}: {}", spec.name(), producer,
-                        consumer, v.verdict(), policy.required(), Transport.of(v.verdict()), v.reason());
+                log.atWarn().addKeyValue(LogKeys.CHANNEL, spec.name()).addKeyValue(LogKeys.DEVICE, consumer)
+                        .log("seqlink channel '{}': link {} -> {} is {} (required {}), using {}: {}", spec.name(), producer,
+                                consumer, v.verdict(), policy.required(), Transport.of(v.verdict()), v.reason());
                 return Transport.of(v.verdict());
             case FALLBACK:
             default:

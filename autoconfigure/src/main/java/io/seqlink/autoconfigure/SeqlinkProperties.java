@@ -45,6 +45,7 @@ import org.springframework.util.unit.DataSize;
  * @param listener How @ChannelListener methods are run and retried.
  * @param health   When the 'seqlink' health contributor reports a degraded state.
  * @param shutdown What happens to in-flight frames when the application stops.
+ * @param metrics  How seqlink's meters are published.
  * @param failOnUnknownProperties Whether a seqlink.* key of the configuration that names no property (a
  *                 misspelling such as 'slot-sise') fails startup, naming the key and the nearest valid one. When
  *                 false, such keys are logged as a warning and ignored (e.g. to run a configuration written for a
@@ -54,7 +55,7 @@ import org.springframework.util.unit.DataSize;
 public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultValue("auto") BackendSelection backend,
         @DefaultValue Topology topology, @DefaultValue Verify verify, @DefaultValue Emulated emulated,
         Map<String, Channel> channels, Map<String, Attach> attach, @DefaultValue Launcher launcher, @DefaultValue Listener listener,
-        @DefaultValue Health health, @DefaultValue Shutdown shutdown, @DefaultValue("true") boolean failOnUnknownProperties) {
+        @DefaultValue Health health, @DefaultValue Shutdown shutdown, @DefaultValue Metrics metrics, @DefaultValue("true") boolean failOnUnknownProperties) {
 
     public SeqlinkProperties {
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));
@@ -287,5 +288,31 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      *                     before closing the channels; frames left are reported as undelivered.
      */
     public record Shutdown(@DefaultValue("10s") Duration drainTimeout) {
+    }
+
+    /**
+     * How seqlink's meters are published.
+     *
+     * @param latency How the consumers' publish-to-acknowledgement latency (seqlink.consumer.latency) is distributed.
+     */
+    public record Metrics(@DefaultValue Latency latency) {
+    }
+
+    /**
+     * How seqlink.consumer.latency is distributed. Without buckets it is a summary (count, sum, max), which cannot be
+     * summed across instances; with buckets Prometheus' histogram_quantile aggregates it.
+     *
+     * @param histogram       Whether to publish a percentile histogram: buckets from minimum-expected to
+     *                        maximum-expected (the _bucket series in Prometheus).
+     * @param sloBoundaries   Extra bucket boundaries, e.g. 10us,100us,1ms, published with or without the histogram.
+     * @param minimumExpected Smallest latency the histogram's buckets resolve.
+     * @param maximumExpected Largest latency the histogram's buckets resolve; above minimum-expected.
+     */
+    public record Latency(@DefaultValue("false") boolean histogram, List<Duration> sloBoundaries,
+            @DefaultValue("1us") Duration minimumExpected, @DefaultValue("1s") Duration maximumExpected) {
+
+        public Latency {
+            sloBoundaries = sloBoundaries == null ? List.of() : List.copyOf(sloBoundaries);
+        }
     }
 }

@@ -36,6 +36,7 @@ public final class SeqlinkPropertiesValidator {
         topology(properties.topology(), v);
         verify(properties.verify(), v);
         emulated(properties.emulated(), v);
+        latency(properties.metrics().latency(), v);
         sameNameButCase(properties.channels().keySet(), "seqlink.channels", v);
         properties.channels().forEach((name, channel) -> channel(name, channel, v));
         sameNameButCase(properties.attach().keySet(), "seqlink.attach", v);
@@ -80,6 +81,18 @@ public final class SeqlinkPropertiesValidator {
                     "set a ratio of 0 or more, e.g. 1.0"));
         }
         positive("seqlink.verify.timeout", verify.timeout(), "e.g. 10s", v);
+    }
+
+    private static void latency(SeqlinkProperties.Latency l, List<Violation> v) {
+        positive("seqlink.metrics.latency.minimum-expected", l.minimumExpected(), "e.g. 1us", v);
+        positive("seqlink.metrics.latency.maximum-expected", l.maximumExpected(), "e.g. 1s", v);
+        if (l.minimumExpected() != null && l.maximumExpected() != null && l.maximumExpected().compareTo(l.minimumExpected()) <= 0) {
+            v.add(new Violation("seqlink.metrics.latency.maximum-expected", "maximum expected " + l.maximumExpected()
+                    + " is not above minimum expected " + l.minimumExpected(), "set it above minimum-expected, e.g. 1s"));
+        }
+        for (Duration b : l.sloBoundaries()) {
+            positive("seqlink.metrics.latency.slo-boundaries", b, "list positive durations, e.g. 10us,100us,1ms", v);
+        }
     }
 
     private static void emulated(SeqlinkProperties.Emulated e, List<Violation> v) {

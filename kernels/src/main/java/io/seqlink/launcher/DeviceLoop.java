@@ -1,5 +1,6 @@
 package io.seqlink.launcher;
 
+import io.seqlink.LogKeys;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerState;
 import io.seqlink.channel.consumer.PortDriver;
@@ -164,7 +165,8 @@ final class DeviceLoop implements Runnable {
         stuck.delegate();
         watchedPort = null;
         Thread next = startThread();
-        log.warn("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}, its call {} ms on a CPU); "
+        log.atWarn().addKeyValue(LogKeys.CHANNEL, stuck.port().channel()).addKeyValue(LogKeys.DEVICE, device)
+                .log("seqlink launcher for device {}: the listener of {} held the device's loop for {} ms ({}, its call {} ms on a CPU); "
                 + "it gets a thread of its own until its rounds are quick again, and thread '{}' serves the device's other consumers "
                 + "(the old one ends when the listener returns)", device, stuck.port(), TimeUnit.NANOSECONDS.toMillis(nowNanos - since),
                 waiting ? "waiting" : "running", TimeUnit.NANOSECONDS.toMillis(cpu - watchedCpuSince), next.getName());
@@ -272,7 +274,8 @@ final class DeviceLoop implements Runnable {
             long now = System.nanoTime();
             if (now - lastErrorLogNanos > ERROR_LOG_INTERVAL_NANOS) {
                 lastErrorLogNanos = now;
-                log.error("seqlink launcher for device {}: polling {} failed", device, port.port(), t);
+                log.atError().addKeyValue(LogKeys.CHANNEL, port.port().channel()).addKeyValue(LogKeys.DEVICE, device).setCause(t)
+                        .log("seqlink launcher for device {}: polling {} failed", device, port.port());
             }
             return 0;
         } finally {

@@ -3,6 +3,8 @@ package io.seqlink.autoconfigure.metrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.autoconfigure.SeqlinkAutoConfiguration;
+import io.seqlink.autoconfigure.SeqlinkProperties;
+import io.seqlink.spring.metrics.LatencyDistribution;
 import io.seqlink.spring.metrics.SeqlinkMetrics;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,8 +16,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
  * seqlink's meters (a {@link SeqlinkMetrics} {@code MeterBinder}) when Micrometer and a
- * {@link MeterRegistry} are there. Percentile histograms are left to the application
- * ({@code management.metrics.distribution.percentiles-histogram.seqlink.consumer.latency=true}).
+ * {@link MeterRegistry} are there. The latency timer's buckets follow {@code seqlink.metrics.latency.*}.
  */
 @AutoConfiguration(after = SeqlinkAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -28,7 +29,9 @@ public final class SeqlinkMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    SeqlinkMetrics seqlinkMetrics(SeqlinkRuntime runtime) {
-        return new SeqlinkMetrics(runtime);
+    SeqlinkMetrics seqlinkMetrics(SeqlinkRuntime runtime, SeqlinkProperties properties) {
+        SeqlinkProperties.Latency l = properties.metrics().latency();
+        return new SeqlinkMetrics(runtime,
+                new LatencyDistribution(l.histogram(), l.sloBoundaries(), l.minimumExpected(), l.maximumExpected()));
     }
 }

@@ -1,5 +1,6 @@
 package io.seqlink.spring.listener;
 
+import io.seqlink.LogKeys;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameErrorHandler;
 import java.util.concurrent.atomic.LongAdder;
@@ -22,8 +23,10 @@ public class LoggingFrameErrorHandler implements FrameErrorHandler {
     @Override
     public void onFailedFrame(Frame frame, Exception cause) {
         count.increment();
-        log.error("seqlink channel '{}' consumer {}: frame {} ({} B) failed {} delivery attempt(s) and is dead-lettered",
-                frame.channel(), frame.consumerDevice(), frame.sequence(), frame.length(), frame.attempt(), cause);
+        log.atError().addKeyValue(LogKeys.CHANNEL, frame.channel()).addKeyValue(LogKeys.DEVICE, frame.consumerDevice())
+                .addKeyValue(LogKeys.SEQUENCE, frame.sequence()).setCause(cause)
+                .log("seqlink channel '{}' consumer {}: frame {} ({} B) failed {} delivery attempt(s) and is dead-lettered",
+                        frame.channel(), frame.consumerDevice(), frame.sequence(), frame.length(), frame.attempt());
     }
 
     /** Frames this handler has taken. */

@@ -44,7 +44,7 @@ import java.util.function.ToDoubleFunction;
  * <tr><td>seqlink.consumer.consumed</td><td>counter</td><td>channel, consumer, device</td><td>frames the listener handled</td></tr>
  * <tr><td>seqlink.consumer.lag</td><td>gauge</td><td>channel, consumer, device</td><td>frames published and not yet acknowledged</td></tr>
  * <tr><td>seqlink.consumer.position</td><td>gauge</td><td>channel, consumer, device</td><td>highest acknowledged sequence</td></tr>
- * <tr><td>seqlink.consumer.latency</td><td>timer</td><td>channel, consumer, device</td><td>publish to acknowledgement, per frame (no percentile histogram unless configured)</td></tr>
+ * <tr><td>seqlink.consumer.latency</td><td>timer</td><td>channel, consumer, device</td><td>publish to acknowledgement, per frame (buckets as its {@link LatencyDistribution} says)</td></tr>
  * <tr><td>seqlink.consumer.missed</td><td>counter</td><td>channel, consumer, device</td><td>frames never delivered (lapped, latest delivery)</td></tr>
  * <tr><td>seqlink.consumer.laps</td><td>counter</td><td>channel, consumer, device</td><td>frames the consume step found overwritten</td></tr>
  * <tr><td>seqlink.consumer.empty.polls</td><td>counter</td><td>channel, consumer, device, side=host|device</td><td>looks that found nothing</td></tr>
@@ -65,21 +65,30 @@ import java.util.function.ToDoubleFunction;
  * <tr><td>seqlink.link.atomic.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote release atomic add</td></tr>
  * <tr><td>seqlink.link.acquire.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote acquire load</td></tr>
  * <tr><td>seqlink.link.scaling.ratio</td><td>gauge</td><td>producer, consumer, verdict</td><td>probe: throughput at most threads over one thread</td></tr>
+ * <tr><td>seqlink.link.below.required</td><td>gauge</td><td>producer, consumer, required</td><td>1 while the link's verdict is below the required link class</td></tr>
  * </table>
  *
  * <p>{@code consumer} and {@code device} of a consumer meter are both its device ordinal ({@code device}
  * lets one query sum over everything a device does); on channel meters {@code device} is the producer.
  * Link gauges exist for the links probed at startup and are NaN while a re-verification leaves a link
- * unprobed. The {@code verdict} tag holds the startup verdict. On attached channels {@code device} is this
+ * unprobed; {@code seqlink.link.below.required} exists for every link of the report, probed or not. The {@code verdict} tag holds the startup verdict. On attached channels {@code device} is this
  * process's consumer device.
  */
 public class SeqlinkMetrics implements MeterBinder {
 
     private final SeqlinkRuntime runtime;
+    private final LatencyDistribution latency;
     private final Map<ConsumerPort, List<Timer>> timers = new ConcurrentHashMap<>();
 
+    /** seqlink's meters of {@code runtime}, the latency timer a summary without buckets. */
     public SeqlinkMetrics(SeqlinkRuntime runtime) {
+        this(runtime, LatencyDistribution.SUMMARY);
+    }
+
+    /** seqlink's meters of {@code runtime}, the latency timer distributed as {@code latency} says. */
+    public SeqlinkMetrics(SeqlinkRuntime runtime, LatencyDistribution latency) {
         this.runtime = runtime;
+        this.latency = latency;
     }
 
     @Override
@@ -93,6 +102,7 @@ public class SeqlinkMetrics implements MeterBinder {
         TopologyReport report = runtime.topology();
         if (report != null) {
             for (LinkVerdict v : report.links()) {
+                bindBelowRequired(registry, v);
                 if (v.probed()) {
                     bindLink(registry, v);
                 }
@@ -193,8 +203,8 @@ public class SeqlinkMetrics implements MeterBinder {
                 "1 while the consumer's listener retries a failed frame (or holds at one its error handler refused)");
         gauge(registry, "seqlink.consumer.dead", ch, device, tags, s -> s.state() == ConsumerState.DEAD ? 1 : 0,
                 "1 once the consumer's device failed (lost, or a sticky error); its consumer-failure-policy says what follows");
-        Timer timer = Timer.builder("seqlink.consumer.latency").tags(tags)
-                .description("Publish to acknowledgement of each frame").register(registry);
+        Timer timer = latency.applyTo(Timer.builder("seqlink.consumer.latency").tags(tags)
+                .description("Publish to acknowledgement of each frame")).register(registry);
         List<Timer> list = timers.computeIfAbsent(port, p -> {
             CopyOnWriteArrayList<Timer> ts = new CopyOnWriteArrayList<>();
             p.latencyRecorder(nanos -> {
@@ -223,6 +233,28 @@ public class SeqlinkMetrics implements MeterBinder {
         Gauge.builder("seqlink.link.scaling.ratio", runtime, rt -> probe(rt, p, c, TopologyVerifier::scalingRatio))
                 .tags(tags).description("Probe: remote atomic throughput at the most threads over one thread")
                 .register(registry);
+    }
+
+    private void bindBelowRequired(MeterRegistry registry, LinkVerdict startup) {
+        int p = startup.producer();
+        int c = startup.consumer();
+        Tags tags = Tags.of("producer", String.valueOf(p), "consumer", String.valueOf(c), "required",
+                tagValue(runtime.policy().required()));
+        Gauge.builder("seqlink.link.below.required", runtime, rt -> belowRequired(rt, p, c)).tags(tags)
+                .description("1 while the link's verdict is below seqlink.topology.required-link-class").register(registry);
+    }
+
+    private static double belowRequired(SeqlinkRuntime rt, int producer, int consumer) {
+        TopologyReport report = rt.topology();
+        if (report == null) {
+            return Double.NaN;
+        }
+        return report.link(producer, consumer).map(v -> v.verdict().satisfies(rt.policy().required()) ? 0.0 : 1.0)
+                .orElse(Double.NaN);
+    }
+
+    private static String tagValue(Enum<?> e) {
+        return e.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
     private static double probe(SeqlinkRuntime rt, int producer, int consumer, ToDoubleFunction<ProbeMeasurement> f) {

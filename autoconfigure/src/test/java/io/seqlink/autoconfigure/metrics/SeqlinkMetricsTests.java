@@ -10,6 +10,10 @@ import io.seqlink.SeqlinkRuntime;
 import io.seqlink.autoconfigure.TestChannels;
 import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.backend.emulated.LinkMode;
+import io.seqlink.topology.LinkClass;
+import io.seqlink.topology.TopologyPolicy;
+import io.seqlink.topology.UnsupportedLinkPolicy;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.PublishChannel;
@@ -124,6 +128,21 @@ class SeqlinkMetricsTests {
             ch.drainAndClose(Duration.ZERO);
             assertThat(registry.get("seqlink.channel.published").functionCounter().count()).isEqualTo(1);
             assertThat(registry.get("seqlink.consumer.lag").gauge().value()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLinkBelowTheRequiredClassIsOneAndALinkThatSatisfiesItZero() {
+        try (SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.EMULATED)
+                .emulated(EmulatedTopology.builder(3).link(0, 1, LinkMode.PCIE_PEER).build())
+                .policy(new TopologyPolicy(LinkClass.PEER_ATOMIC, UnsupportedLinkPolicy.WARN)).drainTimeout(Duration.ZERO).open()) {
+            rt.openChannel(ChannelSpec.builder("frames").producer(0).consumers(1, 2).slots(8).slotBytes(64).build());
+            MeterRegistry registry = new SimpleMeterRegistry();
+            new SeqlinkMetrics(rt).bindTo(registry);
+            assertThat(registry.get("seqlink.link.below.required").tags("producer", "0", "consumer", "1", "required", "peer-atomic")
+                    .gauge().value()).as("0 -> 1 is peer-copy").isEqualTo(1);
+            assertThat(registry.get("seqlink.link.below.required").tags("producer", "0", "consumer", "2").gauge().value())
+                    .as("0 -> 2 is peer-atomic").isZero();
         }
     }
 

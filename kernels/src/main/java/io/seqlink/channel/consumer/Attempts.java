@@ -1,5 +1,6 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.LogKeys;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.RetryPolicy;
@@ -225,8 +226,10 @@ final class Attempts {
             }
             holdUntilNanos = System.nanoTime() + Math.max(1_000_000, settings.retry().maxBackoff().toNanos());
             holding = true;
-            log.error("seqlink channel '{}' consumer {}: frame {} failed every retry and the error handler refused it; the consumer "
-                    + "holds at that frame and tries again: {}", channel, device, frame.sequence(), ex.toString());
+            log.atError().addKeyValue(LogKeys.CHANNEL, channel).addKeyValue(LogKeys.DEVICE, device)
+                    .addKeyValue(LogKeys.SEQUENCE, frame.sequence())
+                    .log("seqlink channel '{}' consumer {}: frame {} failed every retry and the error handler refused it; the "
+                            + "consumer holds at that frame and tries again: {}", channel, device, frame.sequence(), ex.toString());
             return REFUSED;
         } finally {
             ATTEMPT.setOpaque(this, 0);

@@ -1,5 +1,6 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.LogKeys;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.channel.ConsumerState;
 import java.lang.invoke.MethodHandles;
@@ -103,7 +104,8 @@ final class ConsumerLife {
             if (STATE.compareAndSet(this, s, ConsumerState.DEAD)) {
                 onLeave.run();
                 DeviceException first = (DeviceException) FAILURE.getVolatile(this);
-                log.error("seqlink channel '{}': consumer on device {} failed: {}", channel, device, first.getMessage());
+                log.atError().addKeyValue(LogKeys.CHANNEL, channel).addKeyValue(LogKeys.DEVICE, device)
+                        .log("seqlink channel '{}': consumer on device {} failed: {}", channel, device, first.getMessage());
                 onDeath.accept(first);
                 return;
             }

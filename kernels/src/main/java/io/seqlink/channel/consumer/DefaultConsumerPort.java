@@ -1,5 +1,6 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.LogKeys;
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
@@ -304,8 +305,10 @@ public final class DefaultConsumerPort implements ConsumerPort {
 
     /** The default dead-letter hook: logs the frame at ERROR; the consumer's dead-lettered counter counts it. */
     private void logDeadLetter(Frame frame, Exception cause) {
-        log.error("seqlink channel '{}' consumer {}: frame {} ({} B) failed {} deliveries and is dead-lettered", channel, device,
-                frame.sequence(), frame.length(), frame.attempt(), cause);
+        log.atError().addKeyValue(LogKeys.CHANNEL, channel).addKeyValue(LogKeys.DEVICE, device)
+                .addKeyValue(LogKeys.SEQUENCE, frame.sequence()).setCause(cause)
+                .log("seqlink channel '{}' consumer {}: frame {} ({} B) failed {} deliveries and is dead-lettered", channel, device,
+                        frame.sequence(), frame.length(), frame.attempt());
     }
 
     // ---- operator controls --------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.LogKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +53,10 @@ final class StallWatch {
         boolean nowStalled = waiting && nowNanos - lastProgressNanos > timeoutNanos;
         if (nowStalled && !stalled) {
             counters.increment(PortCounters.C_STALLS);
-            log.warn("seqlink channel '{}': consumer on device {} is stalled: {} frame(s) wait, no ack for {} ms{}", channel, device,
-                    publishedOnDevice - ack, timeoutNanos / 1_000_000, retrying ? " (its listener is retrying a failed frame)" : "");
+            log.atWarn().addKeyValue(LogKeys.CHANNEL, channel).addKeyValue(LogKeys.DEVICE, device).addKeyValue(LogKeys.SEQUENCE, ack + 1)
+                    .log("seqlink channel '{}': consumer on device {} is stalled: {} frame(s) wait, no ack for {} ms{}", channel, device,
+                            publishedOnDevice - ack, timeoutNanos / 1_000_000,
+                            retrying ? " (its listener is retrying a failed frame)" : "");
         } else if (!nowStalled && stalled) {
             log.info("seqlink channel '{}': consumer on device {} recovered", channel, device);
         }

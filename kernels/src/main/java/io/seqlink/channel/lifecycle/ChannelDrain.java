@@ -1,5 +1,6 @@
 package io.seqlink.channel.lifecycle;
 
+import io.seqlink.LogKeys;
 import io.seqlink.channel.AttachedConsumer;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerState;
@@ -226,12 +227,14 @@ final class ChannelDrain {
         DrainReport report = new DrainReport(ch.name(), target, undelivered, late, unpublished, stuck, interrupted, attached);
         ch.life().finish(report);
         if (!report.clean()) {
-            log.warn("seqlink channel '{}' closed with {} undelivered frame(s) {} of {} published{}{}{}", ch.name(),
+            log.atWarn().addKeyValue(LogKeys.CHANNEL, ch.name())
+                    .log("seqlink channel '{}' closed with {} undelivered frame(s) {} of {} published{}{}{}", ch.name(),
                     report.totalUndelivered(), undelivered, target, unpublished > 0 ? ", " + unpublished
                     + " claimed frame(s) never published" : "", late ? " after waiting " + timeout : "",
                     stuck.isEmpty() ? "" : "; listeners still running (the channel's memory is freed when they return): " + stuck);
             if (report.totalUnacknowledgedByAttached() > 0) {
-                log.warn("seqlink channel '{}' closed with {} frame(s) unacknowledged by attached consumer processes: {}",
+                log.atWarn().addKeyValue(LogKeys.CHANNEL, ch.name())
+                        .log("seqlink channel '{}' closed with {} frame(s) unacknowledged by attached consumer processes: {}",
                         ch.name(), report.totalUnacknowledgedByAttached(), report.attached());
             }
         }

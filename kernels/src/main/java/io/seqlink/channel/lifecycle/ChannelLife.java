@@ -1,5 +1,6 @@
 package io.seqlink.channel.lifecycle;
 
+import io.seqlink.LogKeys;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.channel.ChannelFailedException;
 import io.seqlink.channel.ChannelState;
@@ -114,7 +115,8 @@ final class ChannelLife implements ProducerAdmission {
                 for (DefaultConsumerPort port : channel.portArray()) {
                     port.stop();
                 }
-                log.error("seqlink channel '{}' failed and is closed: {}", channel.name(), cause.getMessage());
+                log.atError().addKeyValue(LogKeys.CHANNEL, channel.name()).addKeyValue(LogKeys.DEVICE, device)
+                        .log("seqlink channel '{}' failed and is closed: {}", channel.name(), cause.getMessage());
                 events.channelFailed(channel, cause, device);
                 break;
             }

@@ -1,5 +1,6 @@
 package io.seqlink.channel.lifecycle;
 
+import io.seqlink.LogKeys;
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
@@ -357,10 +358,11 @@ final class DefaultPublishChannel implements PublishChannel {
     private void consumerFailed(int device, DeviceException cause) {
         switch (spec.consumerFailurePolicy()) {
             case FAIL_CHANNEL -> life.fail(cause, device);
-            case DROP_CONSUMER -> log.error("seqlink channel '{}': consumer on device {} is dead and dropped: {}", name(),
-                    device, cause.getMessage());
-            case KEEP_WAITING -> log.error("seqlink channel '{}': consumer on device {} is dead; the producer keeps waiting "
-                    + "for it (consumer-failure-policy=keep-waiting): {}", name(), device, cause.getMessage());
+            case DROP_CONSUMER -> log.atError().addKeyValue(LogKeys.CHANNEL, name()).addKeyValue(LogKeys.DEVICE, device)
+                    .log("seqlink channel '{}': consumer on device {} is dead and dropped: {}", name(), device, cause.getMessage());
+            case KEEP_WAITING -> log.atError().addKeyValue(LogKeys.CHANNEL, name()).addKeyValue(LogKeys.DEVICE, device)
+                    .log("seqlink channel '{}': consumer on device {} is dead; the producer keeps waiting for it "
+                            + "(consumer-failure-policy=keep-waiting): {}", name(), device, cause.getMessage());
         }
         if (cause.sticky()) {
             life.events().deviceFailed(cause.device(), cause);

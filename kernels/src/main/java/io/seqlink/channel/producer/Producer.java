@@ -1,5 +1,6 @@
 package io.seqlink.channel.producer;
 
+import io.seqlink.LogKeys;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.ChannelSpec;
@@ -110,8 +111,10 @@ public final class Producer {
         @Override
         public void ownerDied(long sequence, Thread owner) {
             life.exitProducer(); // the entry its tryClaim kept for the commit that never came
-            log.warn("seqlink channel '{}': producer thread '{}' died holding claimed frame {} without committing it; the "
-                    + "claim is given back (published as padding, which no listener sees)", spec.name(), owner.getName(), sequence);
+            log.atWarn().addKeyValue(LogKeys.CHANNEL, spec.name()).addKeyValue(LogKeys.DEVICE, spec.producer())
+                    .addKeyValue(LogKeys.SEQUENCE, sequence)
+                    .log("seqlink channel '{}': producer thread '{}' died holding claimed frame {} without committing it; the "
+                            + "claim is given back (published as padding, which no listener sees)", spec.name(), owner.getName(), sequence);
         }
     }
 

@@ -76,6 +76,9 @@ public final class ConfigurationDocGenerator {
                 + "before its frame goes to the `FrameErrorHandler` bean (the dead-letter hook).");
         SECTIONS.put("seqlink.health", "The `seqlink` health contributor (see operations.md for what each status means).");
         SECTIONS.put("seqlink.shutdown", "Draining on shutdown.");
+        SECTIONS.put("seqlink.metrics.latency", "How the consumers' publish-to-acknowledgement latency "
+                + "(`seqlink.consumer.latency`) is published: a summary by default, histogram buckets that Prometheus "
+                + "aggregates over instances when asked (see operations.md).");
         SECTIONS.put("seqlink.ucx", "Channels carried across hosts on UCX (module `seqlink-ucx`, docs/cross-host.md): the "
                 + "UCX settings and the bridges. Nothing loads UCX unless a sender or receiver is configured.");
         SECTIONS.put("seqlink.ucx.senders.<name>", "The sending end of channel `<name>`, on the producer's host.");
@@ -203,6 +206,7 @@ public final class ConfigurationDocGenerator {
             case "org.springframework.util.unit.DataSize" -> "data size";
             case "java.util.List<java.lang.Integer>" -> "list of device ordinals";
             case "java.util.List<java.lang.String>" -> "list of strings";
+            case "java.util.List<java.time.Duration>" -> "list of durations";
             case "java.nio.file.Path" -> "path";
             default -> {
                 if (t.startsWith("java.util.Map<java.lang.String,")) {

@@ -19,9 +19,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The Grafana dashboard and the alerts in docs/operations.md use only metrics the service exports:
- * every {@code seqlink_*} and {@code sample_pipeline_*} name they mention must be in a real scrape of
- * the sample, so renaming a meter without updating them fails the build.
+ * The Grafana dashboard, the alerting rules (docs/prometheus/seqlink-alerts.yml) and the alerts in
+ * docs/operations.md use only metrics the service exports: every {@code seqlink_*} and
+ * {@code sample_pipeline_*} name they mention must be in a real scrape of the sample (histogram
+ * {@code _bucket} series included), so renaming a meter without updating them fails the build.
  */
 @EmulatedSampleTest
 class DocumentedMetricsTests {
@@ -57,6 +58,24 @@ class DocumentedMetricsTests {
         Set<String> used = new TreeSet<>();
         exprs.forEach(e -> used.addAll(names(e)));
         assertThat(used).as("metrics the dashboard queries").isNotEmpty().allSatisfy(this::assertExported);
+    }
+
+    @Test
+    void theDashboardsLatencyQuantilesReadHistogramBuckets() throws Exception {
+        String json = Files.readString(ROOT.resolve("docs/grafana/seqlink-dashboard.json"), StandardCharsets.UTF_8);
+        List<String> exprs = JsonPath.parse(json).read("$..targets[*].expr");
+        assertThat(exprs).anySatisfy(e -> assertThat(e).contains("histogram_quantile(").contains("seqlink_consumer_latency_seconds_bucket"));
+        assertThat(exported).contains("seqlink_consumer_latency_seconds_bucket");
+    }
+
+    @Test
+    void theAlertingRulesUseOnlyExportedMetrics() throws Exception {
+        String rules = Files.readString(ROOT.resolve("docs/prometheus/seqlink-alerts.yml"), StandardCharsets.UTF_8);
+        Set<String> used = names(rules);
+        assertThat(used).as("metrics docs/prometheus/seqlink-alerts.yml uses")
+                .contains("seqlink_channel_failed", "seqlink_consumer_dead", "seqlink_consumer_stalled", "seqlink_consumer_lag",
+                        "seqlink_link_below_required")
+                .allSatisfy(this::assertExported);
     }
 
     @Test

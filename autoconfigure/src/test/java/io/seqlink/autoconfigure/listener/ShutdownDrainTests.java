@@ -56,10 +56,8 @@ class ShutdownDrainTests {
         assertThat(o.report.published()).isEqualTo(o.published);
         long delivered = o.consumed.size();
         assertThat(o.consumed).as("a gap-free prefix, no duplicate").containsExactlyElementsOf(range(delivered));
-        assertThat(o.report.totalUndelivered()).as("nothing lost: consumed or reported undelivered")
-                .isPositive().isGreaterThanOrEqualTo(o.published - delivered);
-        // a round in flight when the report was taken may still finish: at-least-once, never less
-        assertThat(delivered).isLessThanOrEqualTo(o.published);
+        assertThat(o.report.totalUndelivered()).as("nothing lost: every published frame consumed or reported undelivered, "
+                + "none both").isPositive().isEqualTo(o.published - delivered);
     }
 
     private Outcome runAndCloseUnderLoad(long listenerNanos, String drainTimeout) throws Exception {
@@ -82,14 +80,30 @@ class ShutdownDrainTests {
         SlowCollector collector = context.getBean(SlowCollector.class);
         AtomicLong published = new AtomicLong();
         AtomicLong lastStatus = new AtomicLong();
+        AtomicLong publishRefusals = new AtomicLong();
         Thread producer = new Thread(() -> {
             while (true) {
                 long seq = channel.claim(50, TimeUnit.MILLISECONDS);
                 if (seq > 0) {
                     channel.buffer().putLong(0, seq);
-                    channel.commit(8);
-                    channel.publish();
+                    try {
+                        channel.commit(8);
+                    } catch (IllegalStateException drainingRefusedIt) {
+                        // claimed before the drain began, committed after: the frame is not accepted (the report counts
+                        // it unpublished) and the next claim gets CLOSED
+                        continue;
+                    }
+                    // Accepted once the commit returned: a frame committed before the drain began is published by the
+                    // drain if this thread's publish() does not get to it. Counted here, not after publish(): while the
+                    // drain has shut the producers but not yet published what they committed, publish() throws
+                    // IllegalStateException although the drain then publishes the frame (the report counted one more
+                    // than a counter after publish(), 1 of 60 runs beside a CPU hog).
                     published.incrementAndGet();
+                    try {
+                        channel.publish();
+                    } catch (IllegalStateException draining) {
+                        publishRefusals.incrementAndGet(); // the next claim gets CLOSED; on a failed channel, FAILED
+                    }
                 } else if (seq != ClaimStatus.BACK_PRESSURED) {
                     lastStatus.set(seq);
                     return;
@@ -106,7 +120,15 @@ class ShutdownDrainTests {
         assertThat(producer.isAlive()).isFalse();
         List<DrainReport> reports = registry.drainReports();
         assertThat(reports).hasSize(1);
-        return new Outcome(published.get(), reports.get(0), List.copyOf(collector.values), lastStatus.get());
+        DrainReport report = reports.get(0);
+        // The report counts a frame delivered once it is handed to the listener: a call still running when the launcher
+        // stopped (a starved listener thread) records its value after the report. Wait for those calls, never for more.
+        long handed = report.published() - report.totalUndelivered();
+        long callsDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (collector.values.size() < handed && System.nanoTime() - callsDeadline < 0) {
+            LockSupport.parkNanos(1_000_000);
+        }
+        return new Outcome(published.get(), report, List.copyOf(collector.values), lastStatus.get());
     }
 
     record Outcome(long published, DrainReport report, List<Long> consumed, long lastStatus) {

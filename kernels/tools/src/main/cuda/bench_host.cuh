@@ -7,6 +7,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "bench_errors.cuh"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -26,23 +28,6 @@ namespace harness {
 
 using Clock = std::chrono::steady_clock;
 
-// ---- errors -------------------------------------------------------------------------------------
-
-[[noreturn]] inline void die(const char* fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    std::fprintf(stderr, "seqlink-cycle-bench: ");
-    std::vfprintf(stderr, fmt, ap);
-    std::fprintf(stderr, "\n");
-    va_end(ap);
-    std::exit(2);
-}
-
-#define RT(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) die("%s failed: %s (%s:%d)", #call, cudaGetErrorName(e_), __FILE__, __LINE__); \
-    } while (0)
 
 // Driver entry points, fetched through the runtime so the binary needs no libcuda at link time.
 struct DriverApi {

@@ -41,23 +41,11 @@
 #include <thread>
 #include <vector>
 
+#include "bench_errors.cuh"
+
 namespace {
 
-[[noreturn]] void die(const char* fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    std::fprintf(stderr, "seqlink-xproc-baseline: ");
-    std::vfprintf(stderr, fmt, ap);
-    std::fprintf(stderr, "\n");
-    va_end(ap);
-    std::exit(2);
-}
-
-#define RT(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) die("%s failed: %s (%s:%d)", #call, cudaGetErrorName(e_), __FILE__, __LINE__); \
-    } while (0)
+using harness::die;
 
 // ---- the shared file's layout: control words on their own cache lines, then the frame (page aligned) ----
 constexpr uint64_t HEADER_BYTES = 4096;
@@ -265,6 +253,7 @@ std::vector<uint64_t> parse_sizes(const char* s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    harness::program_name = "seqlink-xproc-baseline";
     std::vector<uint64_t> sizes{64, 16384, 1048576};
     uint64_t frames = 20000, warmup = 1000;
     std::string dir = "/dev/shm";

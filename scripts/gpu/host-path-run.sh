@@ -24,8 +24,6 @@
 #          pipelined rows move 4x as many
 #   quick: 2000 timed frames, 2000 untimed (about half a minute)
 #   HOST_ARGS="--sizes 16K,1M"   extra harness options, appended (they win over the profile's)
-#   JAVA_OPTS_EXTRA="-Dseqlink.cuda.host-push=kernel"   extra JVM options (here: host replicas pushed by the publish
-#                                kernel's grid instead of the copy engine, for an A/B on one build)
 #   BUNDLE=/tmp/other-bundle     run another bundle (jre.tar.xz, lib/, native/) than .gpu
 #   HOST_LIMIT=420               wall-clock limit in seconds of the harness's JVM (its reports are saved after each
 #                                frame size, so a run cut short keeps the sizes it finished)
@@ -53,8 +51,6 @@ fi
 JAVA=/tmp/jre/bin/java
 CP="$bundle/lib/*"
 JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g)
-# shellcheck disable=SC2206
-JOPTS+=(${JAVA_OPTS_EXTRA:-})
 comparator="$bundle/native/seqlink-cycle-bench"
 
 case "$profile" in

@@ -223,7 +223,7 @@ public class SeqlinkMetrics implements MeterBinder {
         int p = startup.producer();
         int c = startup.consumer();
         Tags tags = Tags.of("producer", String.valueOf(p), "consumer", String.valueOf(c), "verdict",
-                startup.verdict().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+                tagValue(startup.verdict()));
         Gauge.builder("seqlink.link.atomic.latency", runtime, rt -> probe(rt, p, c, m -> m.atomicAddLatencyNs() / 1e9))
                 .tags(tags).baseUnit("seconds").description("Probe: mean latency of one remote release atomic add")
                 .register(registry);

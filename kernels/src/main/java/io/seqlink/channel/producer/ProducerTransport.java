@@ -43,6 +43,10 @@ public final class ProducerTransport {
     private final Memory ring;
     final MappedBuffer staging;
     final MappedBuffer mirror;
+    /** Where consumers acquire {@code publish_seq} ({@link #publication}). */
+    private final Memory publication;
+    /** Whether the ring is in host memory, written in place through {@link #stagingView}. */
+    private final boolean hostRing;
     /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
     private final @Nullable MappedBuffer doorbells;
     private final ByteBuffer[] stagingViews;
@@ -58,15 +62,17 @@ public final class ProducerTransport {
         this.geometry = geometry;
         this.stream = track(resources, producer.newStream(channel + "-producer"));
         this.control = track(resources, producer.allocate(ControlBlock.BYTES));
+        this.hostRing = hostRing;
         this.ring = hostRing ? track(resources, producer.allocateMapped(geometry.ringBytes()))
                 : track(resources, producer.allocate(geometry.ringBytes()));
         this.staging = track(resources, producer.allocateMapped(geometry.ringBytes()));
         this.mirror = track(resources, producer.allocateMapped(ControlBlock.BYTES));
+        this.publication = hostRing ? mirror : control;
         this.doorbells = doorbells ? track(resources, producer.allocateMapped(8L * geometry.doorbellWords())) : null;
         this.stagingViews = new ByteBuffer[geometry.slots()];
         // a host ring is written in place: the host's frames need no copy, and a copy engine copying pinned host
         // memory to pinned host memory runs far below the host's own bandwidth (1 MiB: 210 us on the H200)
-        ByteBuffer all = ring instanceof MappedBuffer inPlace ? inPlace.byteBuffer() : staging.byteBuffer();
+        ByteBuffer all = (hostRing ? (MappedBuffer) ring : staging).byteBuffer();
         for (int s = 0; s < geometry.slots(); s++) {
             int offset = Math.toIntExact(s * geometry.stride() + SlotHeader.BYTES);
             stagingViews[s] = all.slice(offset, Math.toIntExact(geometry.slotBytes())).order(ByteOrder.LITTLE_ENDIAN);
@@ -102,7 +108,7 @@ public final class ProducerTransport {
     void copyCommitted(long sequence, int length) {
         long offset = geometry.offsetOf(sequence);
         staging.setPlain(offset + SlotHeader.LENGTH, length);
-        if (!(ring instanceof MappedBuffer)) {
+        if (!hostRing) {
             stream.copy(staging, offset + SlotHeader.LENGTH, ring, offset + SlotHeader.LENGTH,
                     SlotHeader.BYTES - SlotHeader.LENGTH + length);
         }
@@ -145,7 +151,7 @@ public final class ProducerTransport {
      * frames and the word they are read after are then both in host memory.
      */
     public Memory publication() {
-        return ring instanceof MappedBuffer ? mirror : control;
+        return publication;
     }
 
     /** The channel's ring: on the producer device, or in its pinned host memory (see the constructor). */

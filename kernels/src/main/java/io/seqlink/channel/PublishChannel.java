@@ -194,6 +194,8 @@ public interface PublishChannel extends AutoCloseable {
      * launcher must be running to consume it), then closes. Every frame whose publish returned is
      * delivered or counted in the report. Called again (or concurrently), it returns the first drain's
      * report. Returns early, with the interrupt flag kept, when the thread is interrupted.
+     * The channel's memory is freed by whoever leaves it last: before this returns when no launcher is inside a
+     * consume step of it, otherwise as the launcher leaves that step.
      */
     DrainReport drainAndClose(Duration timeout);
 

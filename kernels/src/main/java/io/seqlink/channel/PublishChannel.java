@@ -149,9 +149,12 @@ public interface PublishChannel extends AutoCloseable {
      * Publishes every committed, unpublished frame (of any thread), in sequence order, up to the first
      * frame still being written, with one release add per batch; returns how many this call published:
      * 0 when nothing is committed, or when another thread's publish is taking the frames (it takes this
-     * thread's too). Frames committed before a drain began are published by the drain, so a call made
-     * after it returns 0. On a failed channel, or a closed or draining one that still holds frames this
-     * thread committed unpublished (a close that gave up on them), it throws {@link IllegalStateException}.
+     * thread's too). Frames committed before a drain began are published by the drain: a call made
+     * while it drains waits until the drain has published this thread's committed frames (at most the
+     * drain's timeout) and returns 0, as does a call made after it. On a failed channel, or a closed one
+     * that still holds frames this thread committed unpublished (a close that gave up on them, counted
+     * {@code unpublished} in its report), it throws {@link IllegalStateException}; so does a call
+     * interrupted while it waits (the flag is kept; the report accounts for the frames).
      */
     int publish();
 

@@ -12,6 +12,7 @@ import io.seqlink.layout.Sequences;
 import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class Producer {
 
     private static final Logger log = LoggerFactory.getLogger(Producer.class);
+    private static final long DRAIN_VERDICT_PAUSE_NANOS = 200_000;
 
     private final ChannelSpec spec;
     private final RingGeometry geometry;
@@ -288,10 +290,7 @@ public final class Producer {
      */
     public int publish() {
         if (!life.enterProducer()) {
-            if (life.state() == ChannelState.FAILED || sequencer.holdsWindowFrame(Thread.currentThread())) {
-                life.throwUnusable("publish()", " (this thread's committed frames were not published)");
-            }
-            return 0;
+            return publishRefused();
         }
         try {
             return sequencer.publishFor(Thread.currentThread());
@@ -300,6 +299,28 @@ public final class Producer {
         } finally {
             life.exitProducer();
         }
+    }
+
+    /**
+     * A {@code publish()} the channel no longer admits. Frames this thread committed before a drain shut the producers
+     * are the drain's to publish, so the call waits for its verdict (bounded by the drain's own timeout): 0 once they
+     * are published, an exception when the channel failed or closed with them unpublished. Returning before the verdict
+     * would let the caller think them lost and send them again while the drain delivers them.
+     */
+    private int publishRefused() {
+        Thread me = Thread.currentThread();
+        while (life.state() == ChannelState.DRAINING && sequencer.holdsWindowFrame(me)) {
+            if (me.isInterrupted()) {
+                throw new IllegalStateException("publish(): interrupted while channel '" + spec.name() + "' drains; the drain"
+                        + " publishes this thread's committed frames or counts them unpublished in its report, so do not send"
+                        + " them again");
+            }
+            LockSupport.parkNanos(DRAIN_VERDICT_PAUSE_NANOS);
+        }
+        if (life.state() == ChannelState.FAILED || sequencer.holdsWindowFrame(me)) {
+            life.throwUnusable("publish()", " (this thread's committed frames were not published)");
+        }
+        return 0;
     }
 
     public long offer(ByteBuffer src) {

@@ -4,7 +4,8 @@
 # result collected and identical to the host's recomputation). For a GPU host; CI has none.
 #
 # Usage: sample-app/gpu-smoke.sh PROFILE [FRAMES]     e.g. sample-app/gpu-smoke.sh gpu2 5000
-# Env:   JAVA (default: java on PATH), JAR (default: sample-app/target/seqlink-sample-app.jar),
+# Env:   JAVA (default: java on PATH), JAR (default: sample-app/target/seqlink-sample-app.jar), or CLASSPATH_FILE
+#        (a file holding the unpacked service's classpath, as .gpu/sample/classpath.txt: run from it instead of the jar),
 #        OUT  (default: sample-app/target/gpu-smoke): where verify's table, the JSON answers and the log go;
 #        BACKEND (default cuda; emulated tries the script without a GPU).
 # Exit:  0 when verify passed (or only reported links below the required class) and every frame came
@@ -16,19 +17,24 @@ java=${JAVA:-java}
 jar=${JAR:-sample-app/target/seqlink-sample-app.jar}
 out=${OUT:-sample-app/target/gpu-smoke}
 backend=${BACKEND:-cuda}
+if [ -n "${CLASSPATH_FILE:-}" ]; then
+  service=("$java" -cp "$(cat "$CLASSPATH_FILE")" io.seqlink.sample.SampleApplication)
+else
+  service=("$java" -jar "$jar")
+fi
 mkdir -p "$out"
 port=18$((RANDOM % 900 + 100))
 fail=0
 
 echo "== $profile: verify"
-"$java" -jar "$jar" verify --spring.profiles.active="$profile" --seqlink.backend="$backend" >"$out/$profile-verify.txt" 2>&1
+"${service[@]}" verify --spring.profiles.active="$profile" --seqlink.backend="$backend" >"$out/$profile-verify.txt" 2>&1
 status=$?
 cat "$out/$profile-verify.txt"
 echo "verify exit status: $status (0 ok, 2 a link below the required class, 1 could not start)"
 [ "$status" -eq 1 ] && fail=1
 
 echo "== $profile: service on port $port, $frames frames"
-"$java" -jar "$jar" --spring.profiles.active="$profile" --seqlink.backend="$backend" --server.port="$port" \
+"${service[@]}" --spring.profiles.active="$profile" --seqlink.backend="$backend" --server.port="$port" \
   --sample.pipeline.source-rate=0 \
   >"$out/$profile-service.log" 2>&1 &
 pid=$!

@@ -7,8 +7,11 @@
 #   .gpu/lib/*.jar           seqlink-kernels (the runtime, with the fat binary), seqlink-tools (the benchmark
 #                            harness, soak runner, CUDA benchmarks) and its libraries (Jackson, HdrHistogram,
 #                            JFreeChart, JFreeSVG, JSpecify), JCuda + its driver natives only, slf4j (+ simple),
-#                            AssertJ (+ Byte Buddy), the JUnit console launcher (standalone)
+#                            AssertJ, the JUnit console launcher (standalone)
 #   .gpu/test-classes/       the kernels module's compiled tests (io.seqlink.gpu and the rest)
+#   .gpu/sample/             the sample service unpacked (classes/, the libraries .gpu/lib lacks in lib/) and
+#                            classpath.txt, its classpath over both (JCuda's driver natives only, no slf4j-simple),
+#                            for sample-app/gpu-smoke.sh (scripts/gpu/sample-run.sh)
 #   .gpu/native/             seqlink-cycle-bench (the C++ comparator), seqlink-xproc-baseline (the hand-written
 #                            cross-process hand-off), seqlink-host-check, seqlink-litmus (the ordering
 #                            litmus tests) and the runtime's PTX
@@ -25,6 +28,7 @@ mvn_() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
 echo "[bundle] building the runtime and the tools (nvcc + javac)"
 mvn_ -pl kernels,kernels/tools -am -DskipTests -Djcstress.skip=true package
 mvn_ -pl kernels -Djcstress.skip=true test-compile
+mvn_ -pl sample-app -am -DskipTests -Djcstress.skip=true package
 native="$root/kernels/target/native"
 tools_native="$root/kernels/tools/target/native"
 for bin in "$tools_native/seqlink-cycle-bench" "$tools_native/seqlink-xproc-baseline" "$native/seqlink-host-check" "$native/seqlink-litmus"; do
@@ -32,7 +36,7 @@ for bin in "$tools_native/seqlink-cycle-bench" "$tools_native/seqlink-xproc-base
 done
 [ -f "$root/kernels/target/classes/io/seqlink/kernels/seqlink.fatbin" ] || { echo "[bundle] no fat binary was built" >&2; exit 1; }
 
-rm -rf "$out/lib" "$out/test-classes" "$out/native"
+rm -rf "$out/lib" "$out/test-classes" "$out/native" "$out/sample"
 mkdir -p "$out/lib" "$out/native"
 # the tools' runtime classpath: seqlink-kernels, JCuda, slf4j and the report libraries (kernels/tools/target/lib)
 cp "$root"/kernels/tools/target/seqlink-tools-*.jar "$root"/kernels/tools/target/lib/*.jar "$out/lib/"
@@ -44,7 +48,8 @@ deps=$(mktemp -d)
 trap 'rm -rf "$deps"' EXIT
 mvn_ -pl kernels dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$deps"
 # the GPU suite's test libraries (the runtime ones came with the tools)
-for pattern in 'assertj-core-*.jar' 'byte-buddy-[0-9]*.jar'; do
+# (AssertJ without Byte Buddy: the suite uses no soft assertions or AssertJ assumptions, which need it)
+for pattern in 'assertj-core-*.jar'; do
   found=$(find "$deps" -maxdepth 1 -name "$pattern" | head -1)
   [ -n "$found" ] || { echo "[bundle] no $pattern among the kernels module's dependencies" >&2; exit 1; }
   cp "$found" "$out/lib/"
@@ -58,6 +63,26 @@ if [ ! -f "$console" ]; then
   mvn -B -q dependency:get -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_console_version"
 fi
 cp "$console" "$out/lib/"
+
+echo "[bundle] unpacking the sample service"
+sample_jar="$root/sample-app/target/seqlink-sample-app.jar"
+mkdir -p "$out/sample/lib"
+( cd "$out/sample" && unzip -q "$sample_jar" 'BOOT-INF/classes/*' 'BOOT-INF/lib/*' && mv BOOT-INF/classes classes )
+: > "$out/sample/classpath.txt"
+entries=(.gpu/sample/classes)
+for jar in "$out"/sample/BOOT-INF/lib/*.jar; do
+  name=$(basename "$jar")
+  if [[ $name == jcuda-natives-* ]]; then
+    entries+=(.gpu/lib/jcuda-natives-driver-only.jar)
+  elif [ -f "$out/lib/$name" ]; then
+    entries+=(".gpu/lib/$name")
+  else
+    mv "$jar" "$out/sample/lib/"
+    entries+=(".gpu/sample/lib/$name")
+  fi
+done
+rm -rf "$out/sample/BOOT-INF"
+(IFS=:; echo "${entries[*]}") > "$out/sample/classpath.txt"
 
 if [ ! -f "$out/jre.tar.xz" ]; then
   echo "[bundle] making the Java runtime"

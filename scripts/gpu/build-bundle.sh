@@ -39,7 +39,9 @@ done
 rm -rf "$out/lib" "$out/test-classes" "$out/native" "$out/sample"
 mkdir -p "$out/lib" "$out/native"
 # the tools' runtime classpath: seqlink-kernels, JCuda, slf4j and the report libraries (kernels/tools/target/lib)
-cp "$root"/kernels/tools/target/seqlink-tools-*.jar "$root"/kernels/tools/target/lib/*.jar "$out/lib/"
+find "$root/kernels/tools/target" -maxdepth 1 -name 'seqlink-tools-*.jar' ! -name '*-sources.jar' ! -name '*-javadoc.jar' \
+  -exec cp {} "$out/lib/" \;
+cp "$root"/kernels/tools/target/lib/*.jar "$out/lib/"
 cp -r "$root/kernels/target/test-classes" "$out/test-classes"
 cp "$tools_native/seqlink-cycle-bench" "$tools_native/seqlink-xproc-baseline" "$native/seqlink-host-check" "$native/seqlink-litmus" "$native/seqlink_runtime.ptx" "$out/native/"
 

@@ -28,25 +28,11 @@ class CommittedBeforeTheDrainTest {
     @Test
     void theDrainPublishesWhatWasCommittedAndThePublishAfterItReturns() throws Exception {
         try (SeqlinkRuntime rt = Rig.runtime(2).open()) {
-            PublishChannel ch = rt.openChannel(Rig.channel("committed", 0, 1).build());
             List<Long> got = new CopyOnWriteArrayList<>();
-            ch.consumer(1).subscribe(frame -> got.add(frame.sequence()));
-            rt.start();
+            PublishChannel ch = openRecording(rt, "committed", got);
             CountDownLatch committed = new CountDownLatch(1);
             CountDownLatch drained = new CountDownLatch(1);
-            CompletableFuture<Integer> publishAfter = CompletableFuture.supplyAsync(() -> {
-                long seq = ch.claim(30, TimeUnit.SECONDS);
-                assertThat(seq).isEqualTo(1);
-                ch.buffer().putLong(0, seq);
-                ch.commit(8);
-                committed.countDown();
-                try {
-                    drained.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return ch.publish();
-            });
+            CompletableFuture<Integer> publishAfter = commitThenPublish(ch, committed, drained); // frame 1
             assertThat(committed.await(30, TimeUnit.SECONDS)).isTrue();
             DrainReport report = ch.drainAndClose(Duration.ofSeconds(30));
             drained.countDown();
@@ -57,30 +43,20 @@ class CommittedBeforeTheDrainTest {
             assertThat(got).as("the listener got the committed frame").containsExactly(1L);
         }
     }
+
     @Test
     void aPublishWhileTheDrainWaitsForAnotherClaimReturnsOnceTheDrainPublishedItsFrame() throws Exception {
         try (SeqlinkRuntime rt = Rig.runtime(2).open()) {
-            PublishChannel ch = rt.openChannel(Rig.channel("committed-during", 0, 1).build());
             List<Long> got = new CopyOnWriteArrayList<>();
-            ch.consumer(1).subscribe(frame -> got.add(frame.sequence()));
-            rt.start();
+            PublishChannel ch = openRecording(rt, "committed-during", got);
             CountDownLatch committed = new CountDownLatch(1);
             CountDownLatch draining = new CountDownLatch(1);
-            CompletableFuture<Integer> committer = CompletableFuture.supplyAsync(() -> {
-                commitOne(ch); // frame 1
-                committed.countDown();
-                await(draining);
-                return ch.publish(); // the drain is held up by the other claim: this waits for its verdict
-            });
+            // frame 1; its publish() comes while the drain is held up by the other claim: it waits for the verdict
+            CompletableFuture<Integer> committer = commitThenPublish(ch, committed, draining);
             assertThat(committed.await(30, TimeUnit.SECONDS)).isTrue();
             CountDownLatch claimedByOther = new CountDownLatch(1);
             CountDownLatch releaseOther = new CountDownLatch(1);
-            CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(() -> {
-                ch.claim(30, TimeUnit.SECONDS); // frame 2, inside the producer guard until it ends: the drain waits
-                claimedByOther.countDown();
-                await(releaseOther);
-                return ch.abandon(); // given back as padding: the drain goes on
-            });
+            CompletableFuture<Boolean> other = holdClaim(ch, claimedByOther, releaseOther);
             assertThat(claimedByOther.await(30, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<DrainReport> drain = CompletableFuture.supplyAsync(() -> ch.drainAndClose(Duration.ofSeconds(30)));
             while (ch.state() == ChannelState.OPEN) {
@@ -102,18 +78,11 @@ class CommittedBeforeTheDrainTest {
     @Test
     void aPublishInterruptedWhileTheDrainDecidesSaysNotToSendAgain() throws Exception {
         try (SeqlinkRuntime rt = Rig.runtime(2).open()) {
-            PublishChannel ch = rt.openChannel(Rig.channel("committed-interrupted", 0, 1).build());
             List<Long> got = new CopyOnWriteArrayList<>();
-            ch.consumer(1).subscribe(frame -> got.add(frame.sequence()));
-            rt.start();
+            PublishChannel ch = openRecording(rt, "committed-interrupted", got);
             CountDownLatch claimedByOther = new CountDownLatch(1);
             CountDownLatch releaseOther = new CountDownLatch(1);
-            CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(() -> {
-                ch.claim(30, TimeUnit.SECONDS);
-                claimedByOther.countDown();
-                await(releaseOther);
-                return ch.abandon();
-            });
+            CompletableFuture<Boolean> other = holdClaim(ch, claimedByOther, releaseOther);
             assertThat(claimedByOther.await(30, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Throwable> thrown = new CompletableFuture<>();
             CountDownLatch committed = new CountDownLatch(1);
@@ -143,6 +112,37 @@ class CommittedBeforeTheDrainTest {
             assertThat(got).as("the drain still delivered the interrupted thread's frame: %s", report).hasSize(1);
             assertThat(report.clean()).as("%s", report).isTrue();
         }
+    }
+
+    /** A channel from device 0 to 1 whose listener on 1 records each sequence in {@code got}, the runtime started. */
+    private static PublishChannel openRecording(SeqlinkRuntime rt, String name, List<Long> got) {
+        PublishChannel ch = rt.openChannel(Rig.channel(name, 0, 1).build());
+        ch.consumer(1).subscribe(frame -> got.add(frame.sequence()));
+        rt.start();
+        return ch;
+    }
+
+    /**
+     * Another thread's claim, held open (inside the producer guard, so a drain waits for it) from {@code claimed} until
+     * {@code release}, then given back as padding; the future says whether {@code abandon()} found it.
+     */
+    private static CompletableFuture<Boolean> holdClaim(PublishChannel ch, CountDownLatch claimed, CountDownLatch release) {
+        return CompletableFuture.supplyAsync(() -> {
+            ch.claim(30, TimeUnit.SECONDS);
+            claimed.countDown();
+            await(release);
+            return ch.abandon();
+        });
+    }
+
+    /** On another thread: commits one frame, says so on {@code committed}, and publishes once {@code gate} opens. */
+    private static CompletableFuture<Integer> commitThenPublish(PublishChannel ch, CountDownLatch committed, CountDownLatch gate) {
+        return CompletableFuture.supplyAsync(() -> {
+            commitOne(ch);
+            committed.countDown();
+            await(gate);
+            return ch.publish();
+        });
     }
 
     /** Claims and commits one frame on the calling thread, without publishing it. */

@@ -27,11 +27,13 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Where a shared channel's ring lives, seen from the region file: with no consumer of the producer's process, or only
+ * Where a shared channel's ring lives, seen from the region file (the emulated backend here, the CUDA one in
+ * {@code CudaSharedRingPlaceGpuTest}): with no consumer of the producer's process, or only
  * host listeners there, the region's ring IS the channel's ring (a frame the host writes is in the region's slot before
  * it is published: nothing is pushed); with a device consumer in the producer's process the ring stays in device memory
  * and the publish step pushes every frame into the region. Either way, the consumer processes and the local consumers
@@ -47,9 +49,27 @@ class SharedRingPlaceTest {
 
     @TempDir
     Path tmp;
+    /** The share directory. */
+    Path dir;
 
+    @BeforeEach
+    void shareDirectory() throws IOException {
+        dir = tmp.resolve("share");
+    }
+
+    /** The consumer process's runtime (an emulated backend: it maps the region as host memory, whatever wrote it). */
     static SeqlinkRuntime runtime() {
         return SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open();
+    }
+
+    /** The producer's runtime. */
+    SeqlinkRuntime producerRuntime() {
+        return runtime();
+    }
+
+    /** The device of the consumer in the producer's process. */
+    int localConsumer() {
+        return 1;
     }
 
     static ChannelSpec.Builder shared(Path dir) {
@@ -59,8 +79,7 @@ class SharedRingPlaceTest {
 
     @Test
     void withoutAConsumerInTheProducersProcessTheHostWritesTheFrameIntoTheRegionsSlotItself() throws Exception {
-        Path dir = tmp.resolve("share");
-        try (SeqlinkRuntime producer = runtime(); SeqlinkRuntime consumer = runtime()) {
+        try (SeqlinkRuntime producer = producerRuntime(); SeqlinkRuntime consumer = runtime()) {
             PublishChannel ch = producer.openChannel(shared(dir).build());
             producer.start();
             Region region = Region.of(dir, ch);
@@ -86,11 +105,10 @@ class SharedRingPlaceTest {
 
     @Test
     void withOnlyHostListenersInTheProducersProcessTheRingIsTheRegionsAndBothSidesGetEveryFrame() throws Exception {
-        Path dir = tmp.resolve("share");
-        try (SeqlinkRuntime producer = runtime(); SeqlinkRuntime consumer = runtime()) {
-            PublishChannel ch = producer.openChannel(shared(dir).consumers(1).hostListeners(1).build());
+        try (SeqlinkRuntime producer = producerRuntime(); SeqlinkRuntime consumer = runtime()) {
+            PublishChannel ch = producer.openChannel(shared(dir).consumers(localConsumer()).hostListeners(localConsumer()).build());
             FrameChecker local = checker(0);
-            ch.consumer(1).subscribe(local);
+            ch.consumer(localConsumer()).subscribe(local);
             producer.start();
             Region region = Region.of(dir, ch);
             long seq = ch.claim(30, TimeUnit.SECONDS);
@@ -104,9 +122,9 @@ class SharedRingPlaceTest {
             in.consumer().subscribe(remote);
             consumer.start();
             publish(ch, 2, FRAMES);
-            await(() -> in.consumer().acknowledged() == FRAMES && ch.consumer(1).acknowledged() == FRAMES,
+            await(() -> in.consumer().acknowledged() == FRAMES && ch.consumer(localConsumer()).acknowledged() == FRAMES,
                     "both acknowledged " + FRAMES + ": attached " + in.consumer().acknowledged() + ", local "
-                            + ch.consumer(1).acknowledged());
+                            + ch.consumer(localConsumer()).acknowledged());
             assertIntact(local, FRAMES);
             assertIntact(remote, FRAMES - in.startsAfter());
         }
@@ -114,11 +132,10 @@ class SharedRingPlaceTest {
 
     @Test
     void withADeviceConsumerInTheProducersProcessThePublishStepPushesEveryFrameIntoTheRegion() throws Exception {
-        Path dir = tmp.resolve("share");
-        try (SeqlinkRuntime producer = runtime(); SeqlinkRuntime consumer = runtime()) {
-            PublishChannel ch = producer.openChannel(shared(dir).consumers(1).build());
+        try (SeqlinkRuntime producer = producerRuntime(); SeqlinkRuntime consumer = runtime()) {
+            PublishChannel ch = producer.openChannel(shared(dir).consumers(localConsumer()).build());
             AtomicLong onDevice = new AtomicLong();
-            ch.consumer(1).subscribeDevice(frames -> onDevice.addAndGet(frames.last() - frames.first() + 1));
+            ch.consumer(localConsumer()).subscribeDevice(frames -> onDevice.addAndGet(frames.last() - frames.first() + 1));
             producer.start();
             Region region = Region.of(dir, ch);
             long seq = ch.claim(30, TimeUnit.SECONDS);
@@ -137,9 +154,9 @@ class SharedRingPlaceTest {
             in.consumer().subscribe(remote);
             consumer.start();
             publish(ch, 2, FRAMES);
-            await(() -> in.consumer().acknowledged() == FRAMES && ch.consumer(1).acknowledged() == FRAMES,
+            await(() -> in.consumer().acknowledged() == FRAMES && ch.consumer(localConsumer()).acknowledged() == FRAMES,
                     "both acknowledged " + FRAMES + ": attached " + in.consumer().acknowledged() + ", local "
-                            + ch.consumer(1).acknowledged());
+                            + ch.consumer(localConsumer()).acknowledged());
             assertThat(onDevice.get()).isEqualTo(FRAMES);
             assertIntact(remote, FRAMES - in.startsAfter());
         }

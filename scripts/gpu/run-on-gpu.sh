@@ -91,6 +91,7 @@ if want junit; then
   junit_limit=${JUNIT_LIMIT:-300}
   run_step junit "$junit_limit" "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
     --disable-banner --details=tree --select-package io.seqlink.gpu --select-class io.seqlink.shared.CudaTwoProcessChannelGpuTest \
+    --select-class io.seqlink.channel.shared.CudaSharedRingPlaceGpuTest \
     --include-tag gpu > "$OUT/junit.log" 2>&1
   run_step junit-contract 60 "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
     --disable-banner --details=summary --select-class io.seqlink.gpu.KernelLayoutContractTest \

@@ -118,7 +118,7 @@ class ArchitectureTest {
         assertThat(publicTypes).as("public types of the channel's implementation: each is a seam another package must "
                 + "reach (the runtime, the launcher, the channel that wires producer and consumers)")
                 .containsExactlyInAnyOrder("Channels", "ChannelEvents", "DefaultConsumerPort", "PortDriver", "ProducerView",
-                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "MemoryGuard",
+                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "RingPlace", "MemoryGuard",
                         "ChannelExport", "AttachedChannels", "PublishBell");
     }
 
@@ -126,7 +126,8 @@ class ArchitectureTest {
     void theCrossProcessPartKnowsTheChannelOnlyThroughItsSeams() {
         noClasses().that().resideInAPackage("io.seqlink.channel.shared..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.channel.producer..", "io.seqlink.channel.lifecycle..")
-                .because("an export gives the channel a push target and a gating bound, and reads the producer only through "
+                .because("an export gives the channel its region's control block and ring (the ring itself, or a push target) "
+                        + "and a gating bound, and reads the producer only through "
                         + "the published count the channel hands it; an attachment is a consumer port over shared memory")
                 .check(kernels);
         noClasses().that().resideInAnyPackage("io.seqlink.channel.producer..", "io.seqlink.channel.consumer..")

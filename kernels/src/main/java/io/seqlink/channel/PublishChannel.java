@@ -93,21 +93,23 @@ public interface PublishChannel extends AutoCloseable {
     long claim(long timeout, TimeUnit unit);
 
     /**
-     * The claimed slot's host staging buffer: position 0, limit the slot size, little-endian. Valid
-     * until {@link #commit(int)}. Throws {@link IllegalStateException} when no frame is claimed.
+     * The claimed slot's host staging buffer (the ring's slot itself where the ring is in host memory, see
+     * {@link #devicePointer()}): position 0, limit the slot size, little-endian. Valid until {@link #commit(int)}.
+     * Throws {@link IllegalStateException} when no frame is claimed.
      */
     ByteBuffer buffer();
 
     /**
      * Device address of the claimed slot's payload, as the producer device addresses it, for a producer kernel. The ring
-     * is in the producer's device memory, or in pinned host memory the device maps when every consumer of the channel
-     * is a host listener (the kernel then writes each frame once, where the listeners read it).
+     * is in the producer's device memory, or in host memory the device maps when every consumer of the channel in this
+     * process is a host listener: pinned memory, or, for a channel shared with other processes, the shared region (the
+     * kernel then writes each frame once, where the listeners read it).
      */
     long devicePointer();
 
     /**
      * Memory of the producer's ring, with {@link #payloadOffset(long)}, for a producer kernel: device memory of the
-     * producer, or pinned host memory it maps (see {@link #devicePointer()}).
+     * producer, or host memory it maps (see {@link #devicePointer()}).
      */
     Memory ring();
 

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 
 /**
- * {@link TwoProcessChannelTest} with both processes on the CUDA backend (device 0): the producer's publish step pushes
- * every frame from device memory into the shared region its process registered with the driver, and the consumer
- * process reads it in place. On one GPU the two processes' contexts are time-sliced; the outcomes (none lost,
+ * {@link TwoProcessChannelTest} with both processes on the CUDA backend (device 0): the producer's ring is in the shared
+ * region its process registered with the driver (the producer's process has no consumer of the channel), its host and
+ * its publish step write every frame there once, and the consumer process reads it in place. On one GPU the two processes' contexts are time-sliced; the outcomes (none lost,
  * duplicated or corrupt; drops, failures and re-attaches) are the same as on the emulated backend.
  */
 @Tag("gpu")

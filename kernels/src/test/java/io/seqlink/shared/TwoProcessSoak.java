@@ -84,11 +84,18 @@ public final class TwoProcessSoak {
                         Thread.sleep(200);
                     }
                     boolean last = System.nanoTime() >= end;
-                    Map<String, String> s = c.status();
+                    Map<String, String> s;
                     if (last) {
+                        // a generation that attached just before the end may not have printed its first STATUS yet
+                        long deadline = System.nanoTime() + LONG.toNanos();
+                        while (!c.status().containsKey("delivered") && c.alive() && System.nanoTime() < deadline) {
+                            Thread.sleep(20);
+                        }
+                        s = c.status();
                         c.command("stop");
                         c.awaitLine("CLOSED", LONG);
                     } else {
+                        s = c.status();
                         c.kill(); // kill -9 mid-stream
                         long atKill = publisher.published.get();
                         long deadline = System.nanoTime() + LONG.toNanos();

@@ -2,6 +2,7 @@ package io.seqlink.channel.lifecycle;
 
 import io.seqlink.LogKeys;
 import io.seqlink.backend.Backend;
+import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
@@ -19,6 +20,7 @@ import io.seqlink.channel.consumer.ProducerView;
 import io.seqlink.channel.consumer.PublishBell;
 import io.seqlink.channel.producer.Producer;
 import io.seqlink.channel.producer.ProducerTransport;
+import io.seqlink.channel.producer.RingPlace;
 import io.seqlink.channel.shared.ChannelExport;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.topology.Transport;
@@ -68,8 +70,16 @@ final class DefaultPublishChannel implements PublishChannel {
         List<AutoCloseable> resources = life.resources();
         boolean ok = false;
         try {
-            this.producer = new ProducerTransport(backend.device(spec.producer()), spec.name(), geometry, spec.armedRounds(),
-                    readsOnlyOnHost(spec, transports), resources);
+            Device producerDevice = backend.device(spec.producer());
+            if (spec.share() != null) { // first: its region may be where the ring lives
+                ChannelExport e = ChannelExport.open(spec, producerDevice, this::publishedForExport);
+                resources.add(e); // freed after the streams, so the region outlives every step that writes it
+                this.export = e;
+            } else {
+                this.export = null;
+            }
+            RingPlace place = ringPlace(spec, transports, export);
+            this.producer = new ProducerTransport(producerDevice, spec.name(), geometry, spec.armedRounds(), place, resources);
             List<PublishBinding.PushTarget> pushTargets = new ArrayList<>();
             this.ports = new DefaultConsumerPort[consumerDevices.size()];
             ProducerView view = new PortView();
@@ -80,13 +90,8 @@ final class DefaultPublishChannel implements PublishChannel {
                         producer.doorbells(), view, pushTargets, resources, life::guardQuiet, cause -> consumerFailed(device, cause),
                         bell, i);
             }
-            if (spec.share() != null) {
-                ChannelExport e = ChannelExport.open(spec, backend.device(spec.producer()), this::publishedForExport);
-                resources.add(e);
-                pushTargets.add(e.pushTarget());
-                this.export = e;
-            } else {
-                this.export = null;
+            if (export != null && !place.inHost()) { // a ring in device memory: the region gets a copy of every frame
+                pushTargets.add(export.pushTarget());
             }
             producer.bindPublish(spec.maxPublishBatch(), pushTargets);
             ok = true;
@@ -96,22 +101,36 @@ final class DefaultPublishChannel implements PublishChannel {
             }
         }
         this.calls = new Producer(spec, producer, life, this::slowestAcknowledged, bell::ring);
-        log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B, {}, {}", spec.name(), spec.producer(),
-                consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(),
+        log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B in {}, {}, {}", spec.name(), spec.producer(),
+                consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(), producer.place().describe(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());
     }
 
     /**
-     * Whether every consumer of the channel reads on the host: a host listener the producer would push to
-     * ({@link ChannelSpec#pushesToHost}) over a link that reads the producer's own memory (same device, peer atomic: no
-     * replica of its own), and no other process shares the channel. Then the ring lives in pinned host memory: the
-     * producer's kernels write each frame once, where the listeners read it in place, and the publish step is one warp
-     * that pushes nothing, where a ring in device memory costs the publish step a copy of every frame into host memory.
+     * Where the channel's ring lives, decided once as it opens: in host memory when every consumer of this process reads
+     * on the host ({@link #readsOnlyOnHost}): the shared region when the channel is shared (its consumer processes read
+     * the region's slots and acquire its control block; this process may have no consumer), else pinned memory of the
+     * producer device when it has consumers. Otherwise in device memory, and a shared channel's publish step pushes
+     * every frame into the region.
+     */
+    static RingPlace ringPlace(ChannelSpec spec, Map<Integer, Transport> transports, @Nullable ChannelExport export) {
+        if (!readsOnlyOnHost(spec, transports)) {
+            return RingPlace.DEVICE;
+        }
+        if (export != null) {
+            return RingPlace.sharedRegion(export.control(), export.ring());
+        }
+        return spec.consumers().isEmpty() ? RingPlace.DEVICE : RingPlace.HOST;
+    }
+
+    /**
+     * Whether every consumer of the channel in this process reads on the host (true when it has none): a host listener
+     * the producer would push to ({@link ChannelSpec#pushesToHost}) over a link that reads the producer's own memory (same
+     * device, peer atomic: no replica of its own). Then the ring can live in host memory: the producer's kernels write
+     * each frame once, where the listeners read it in place, and the publish step is one warp that pushes nothing, where
+     * a ring in device memory costs the publish step a copy of every frame into host memory.
      */
     static boolean readsOnlyOnHost(ChannelSpec spec, Map<Integer, Transport> transports) {
-        if (spec.share() != null || spec.consumers().isEmpty()) {
-            return false;
-        }
         for (int device : spec.consumers()) {
             Transport t = transports.get(device);
             if (!spec.pushesToHost(device) || (t != Transport.SAME_DEVICE && t != Transport.PEER_ATOMIC)) {

@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The producer's memory and device work: the control block and ring on the producer device, the pinned
  * staging ring the host writes frames into, the host mirror of {@code publish_seq}, the producer stream
- * and its bound publish step. A channel whose consumers all read on the host keeps its ring in pinned, mapped
- * host memory instead ({@code hostRing}): the producer's kernels write each frame once, where the listeners
- * read it, and the publish step pushes nothing.
+ * and its bound publish step. A channel whose consumers all read on the host keeps its ring in host memory instead
+ * ({@link RingPlace}: pinned memory of its own, or the shared region of a channel shared with other processes): the
+ * producer's kernels write each frame once, where the listeners read it, and the publish step pushes nothing.
  *
  * <pre>
  *   producer device                                   host (pinned, mapped)
@@ -45,7 +45,9 @@ public final class ProducerTransport {
     final MappedBuffer mirror;
     /** Where consumers acquire {@code publish_seq} ({@link #publication}). */
     private final Memory publication;
-    /** Whether the ring is in host memory, written in place through {@link #stagingView}. */
+    /** Where the ring and the host mirror are ({@link RingPlace}), decided by the channel as it opens. */
+    private final RingPlace place;
+    /** Whether the ring is in host memory, written in place through {@link #stagingView}: {@code place.inHost()}. */
     private final boolean hostRing;
     /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
     private final @Nullable MappedBuffer doorbells;
@@ -55,18 +57,19 @@ public final class ProducerTransport {
 
     /**
      * Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure);
-     * {@code hostRing}: the ring in pinned, mapped host memory of the producer device, else in its device memory.
+     * {@code place}: where the ring and the host mirror are (allocated here, or given). Called by the channel's opening
+     * thread.
      */
-    public ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, boolean hostRing,
+    public ProducerTransport(Device producer, String channel, RingGeometry geometry, boolean doorbells, RingPlace place,
             List<AutoCloseable> resources) {
         this.geometry = geometry;
         this.stream = track(resources, producer.newStream(channel + "-producer"));
         this.control = track(resources, producer.allocate(ControlBlock.BYTES));
-        this.hostRing = hostRing;
-        this.ring = hostRing ? track(resources, producer.allocateMapped(geometry.ringBytes()))
-                : track(resources, producer.allocate(geometry.ringBytes()));
+        this.place = place;
+        this.hostRing = place.inHost();
+        this.ring = place.ring(producer, geometry, resources);
         this.staging = track(resources, producer.allocateMapped(geometry.ringBytes()));
-        this.mirror = track(resources, producer.allocateMapped(ControlBlock.BYTES));
+        this.mirror = place.mirror(producer, resources);
         this.publication = hostRing ? mirror : control;
         this.doorbells = doorbells ? track(resources, producer.allocateMapped(8L * geometry.doorbellWords())) : null;
         this.stagingViews = new ByteBuffer[geometry.slots()];
@@ -154,9 +157,14 @@ public final class ProducerTransport {
         return publication;
     }
 
-    /** The channel's ring: on the producer device, or in its pinned host memory (see the constructor). */
+    /** The channel's ring: on the producer device, or in host memory ({@link #place}). Any thread. */
     public Memory ring() {
         return ring;
+    }
+
+    /** Where the ring and the host mirror are, as the channel decided when it opened. Any thread. */
+    public RingPlace place() {
+        return place;
     }
 
     /** The armed rounds' doorbell ring, or {@code null} when the channel arms no round. */

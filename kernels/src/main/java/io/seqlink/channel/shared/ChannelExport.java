@@ -22,12 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A channel shared with consumer processes of this host, its producer's side: the region file its publish step pushes
- * every frame into ({@link #pushTarget}), the socket consumer processes attach through, the seats whose
- * acknowledgements gate the producer ({@link #slowestAcknowledged}), and the heartbeat thread that drops dead consumers.
- * Made by the channel as it opens, before its publish step is bound; closed with the channel's memory.
+ * A channel shared with consumer processes of this host, its producer's side: the region file whose control block and
+ * ring the consumer processes read (the channel's own ring and host mirror, {@link #control} and {@link #ring}, or a
+ * replica its publish step pushes every frame into, {@link #pushTarget}), the socket consumer processes attach through,
+ * the seats whose acknowledgements gate the producer ({@link #slowestAcknowledged}), and the heartbeat thread that drops
+ * dead consumers. Made by the channel as it opens, before its producer's memory and its publish step; closed with the
+ * channel's memory, after its streams (the region's parts stay mapped until then).
  *
- * <p>{@link #slowestAcknowledged}, {@link #attached} and {@link #close} are safe from any thread.
+ * <p>Every method is safe from any thread.
  */
 public final class ChannelExport implements AutoCloseable {
 
@@ -40,7 +42,8 @@ public final class ChannelExport implements AutoCloseable {
     private final AttachServer server;
     private final ExportLiveness liveness;
     private final List<MappedBuffer> mapped = new ArrayList<>();
-    private final PublishBinding.PushTarget pushTarget;
+    private final MappedBuffer control;
+    private final MappedBuffer ring;
     private volatile boolean closed;
 
     private ChannelExport(ChannelSpec spec, ChannelShare share, Device producer, LongSupplier published, Path dir) throws IOException {
@@ -58,9 +61,8 @@ public final class ChannelExport implements AutoCloseable {
         boolean ok = false;
         try {
             writeHeader(layout);
-            MappedBuffer control = map(producer, SharedLayout.CONTROL, io.seqlink.layout.ControlBlock.BYTES);
-            MappedBuffer ring = map(producer, layout.ring(), layout.geometry().ringBytes());
-            this.pushTarget = new PublishBinding.PushTarget(control, ring);
+            this.control = map(producer, SharedLayout.CONTROL, io.seqlink.layout.ControlBlock.BYTES);
+            this.ring = map(producer, layout.ring(), layout.geometry().ringBytes());
             this.seats = new ExportSeats(channel, region, layout, published);
             listening = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
             listening.bind(UnixDomainSocketAddress.of(socket));
@@ -153,9 +155,29 @@ public final class ChannelExport implements AutoCloseable {
         t.start();
     }
 
-    /** The replica the channel's publish step pushes every frame into: the region's control block and ring. Any thread. */
+    /**
+     * The region's control block, mapped for the producer device: what the consumer processes acquire
+     * {@code publish_seq} from, so the word the publish step stores last (the channel's host mirror, or a replica's
+     * {@code publish_seq}). Any thread.
+     */
+    public MappedBuffer control() {
+        return control;
+    }
+
+    /**
+     * The region's ring, mapped for the producer device, of the channel's geometry: the slots the consumer processes
+     * read in place (the channel's ring itself, or a replica of it). Any thread.
+     */
+    public MappedBuffer ring() {
+        return ring;
+    }
+
+    /**
+     * The region's control block and ring as a replica the channel's publish step pushes every frame into, for a
+     * channel whose ring is elsewhere (in device memory). Any thread; a new value each call.
+     */
     public PublishBinding.PushTarget pushTarget() {
-        return pushTarget;
+        return new PublishBinding.PushTarget(control, ring);
     }
 
     /**

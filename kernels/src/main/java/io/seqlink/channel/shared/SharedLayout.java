@@ -10,10 +10,12 @@ import io.seqlink.layout.RingGeometry;
  * <pre>
  *   0    header    magic, protocol and layout versions, geometry, seats, region size, producer pid, ready
  *   128  liveness  producer heartbeat, state (open, closed), the last epoch given
- *   256  control   the replica's control block (publish_seq, writer_busy), a push target of the publish step
+ *   256  control   control block layout, publish_seq at 0: the channel's host mirror (its ring is the region's),
+ *                  or a replica the publish step pushes into (publish_seq, writer_busy)
  *   384  seats     seats x 384 B: the consumer's host mirror (ConsumerBlock layout, consumed_seq at 0), then the
  *                  seat line: live epoch (0: free), heartbeat, pid, start
- *   ...  ring      the channel's ring, slots x stride, a push target of the publish step
+ *   ...  ring      slots x stride: the channel's ring itself, or a replica the publish step pushes into; either way
+ *                  each slot is the ring's (SlotHeader: stamp, length, then the payload)
  * </pre>
  *
  * Immutable.

@@ -13,6 +13,7 @@ import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.FrameContext;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ProducerView;
@@ -278,6 +279,11 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     @Override
+    public void context(FrameContext context) {
+        calls.context(context);
+    }
+
+    @Override
     public void commitDevice(int length) {
         calls.commitDevice(length);
     }
@@ -300,6 +306,11 @@ final class DefaultPublishChannel implements PublishChannel {
     @Override
     public long offer(ByteBuffer src) {
         return calls.offer(src);
+    }
+
+    @Override
+    public long offer(ByteBuffer src, FrameContext context) {
+        return calls.offer(src, context);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.seqlink.channel.AttachedConsumer;
 import io.seqlink.channel.ChannelSnapshot;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ChannelState;
+import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.FrameContext;
@@ -72,7 +73,7 @@ final class ObservedPublishChannel implements PublishChannel {
         try (Observation.Scope scope = observation.openScope()) {
             long sequence = channel.offer(src, carrier);
             if (sequence <= 0) {
-                observation.highCardinalityKeyValue("seqlink.claim.status", Long.toString(sequence));
+                observation.highCardinalityKeyValue("seqlink.claim.status", ClaimStatus.describe(sequence)); // refused: not sent
             }
             return sequence;
         } catch (RuntimeException | Error ex) {

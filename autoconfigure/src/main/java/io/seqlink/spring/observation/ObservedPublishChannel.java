@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An observed channel, as its bean: a sampled frame's {@code offer} or claim {@code commit} runs inside a
+ * An observed channel, as its bean: a sampled frame's {@code offer} (once it has a slot: a refused offer is not
+ * observed) or claim {@code commit} runs inside a
  * {@code seqlink.publish} observation, and the frame carries the observation's trace context in its header (a tracing
  * handler's propagator writes it into the frame's {@link FrameContext} as the observation starts); every other call,
  * and every frame the sampler leaves out, goes straight to the channel. On a sampled commit the observation's context
@@ -67,20 +68,46 @@ final class ObservedPublishChannel implements PublishChannel {
         return observedOffer(ByteBuffer.wrap(src, offset, length));
     }
 
+    /**
+     * A sampled offer: claims first, so only a frame that is sent is observed; a refused claim returns its status as
+     * {@code offer} does (a thread whose own committed frames fill the window gets the channel's {@code offer},
+     * unobserved, which publishes them). The observation covers the commit and the publish, after the payload's copy.
+     */
     private long observedOffer(ByteBuffer src) {
-        FrameContext carrier = new FrameContext();
-        Observation observation = start(carrier);
-        try (Observation.Scope scope = observation.openScope()) {
-            long sequence = channel.offer(src, carrier);
-            if (sequence <= 0) {
-                observation.highCardinalityKeyValue("seqlink.claim.status", ClaimStatus.describe(sequence)); // refused: not sent
+        int length = src.remaining();
+        if (length > channel.spec().slotBytes()) {
+            return channel.offer(src); // its exception
+        }
+        long sequence = channel.tryClaim();
+        if (sequence == ClaimStatus.BATCH_FULL) {
+            return channel.offer(src); // frames this thread committed wait for a publish, which offer makes
+        }
+        if (sequence <= 0) {
+            return sequence; // BACK_PRESSURED, CLAIM_OPEN, CLOSED, FAILED: what offer returns there
+        }
+        boolean committed = false;
+        try {
+            channel.buffer().put(0, src, src.position(), length);
+            FrameContext carrier = new FrameContext();
+            Observation observation = start(carrier);
+            try (Observation.Scope scope = observation.openScope()) {
+                if (carrier.isPresent()) {
+                    channel.context(carrier);
+                }
+                channel.commit(length);
+                committed = true;
+                channel.publish();
+                return sequence;
+            } catch (RuntimeException | Error ex) {
+                observation.error(ex);
+                throw ex;
+            } finally {
+                observation.stop();
             }
-            return sequence;
-        } catch (RuntimeException | Error ex) {
-            observation.error(ex);
-            throw ex;
         } finally {
-            observation.stop();
+            if (!committed) {
+                channel.abandon(); // nothing of the frame is sent; no-op when the commit ended the claim
+            }
         }
     }
 

@@ -46,8 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * What tracing costs per frame, without a Spring context: one channel (producer device 0, a host listener on device 1,
  * or on device 0 when there is one device) driven flat out by one producer thread through {@code offer}, with the
  * observation wrappers the starter puts on an observed channel ({@link ChannelObservations}) over Micrometer Tracing on
- * Brave (W3C propagation, every span handed to a handler that only counts it). A sampled offer the channel refuses
- * (back-pressured) makes a publish span too, so {@code spans} exceeds twice the frames with a context by the refusals. Four modes: tracing off (the runtime's
+ * Brave (W3C propagation, every span handed to a handler that only counts it). Four modes: tracing off (the runtime's
  * channel itself), on but unsampled (probability 0), 1% and 100%. Prints a table and writes JSON.
  *
  * <pre>
@@ -163,7 +162,7 @@ public final class TracingCost {
     private static SeqlinkRuntime.Builder runtime(BackendSelection selection) {
         SeqlinkRuntime.Builder b = SeqlinkRuntime.builder().backend(selection)
                 .verifier(VerifierSettings.defaults().withEnabled(false))
-                .launcher(new LauncherSettings(IdleStrategyKind.BUSY_SPIN, 256, Duration.ofMillis(100)));
+                .launcher(new LauncherSettings(IdleStrategyKind.BACKOFF, 256, Duration.ofMillis(100)));
         return selection == BackendSelection.EMULATED ? b.emulated(EmulatedTopology.allNvlink(2)) : b;
     }
 

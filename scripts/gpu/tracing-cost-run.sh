@@ -7,6 +7,12 @@
 #   $OUT/tracing-cost.log   the table (ns/frame, frames/s, producer and listener B/frame, spans, frames with a context)
 #   $OUT/tracing-cost.json  the same rows
 #
+# Class path (what build-bundle.sh puts in .gpu/tracing and .gpu/lib): the TracingCost classes (autoconfigure's
+# test tree), seqlink-spring-boot-autoconfigure (only io.seqlink.spring.observation is loaded: no Spring class),
+# seqlink-kernels (with the fat binary), agrona, jspecify, slf4j-api, jcuda + its driver natives, and
+# micrometer-commons, micrometer-observation, micrometer-tracing, micrometer-tracing-bridge-brave,
+# context-propagation, brave, brave-propagation-tracecontext.
+#
 # Usage: bash scripts/gpu/tracing-cost-run.sh [cuda|emulated] [frames]   (defaults: cuda, 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -12,6 +12,9 @@
 #   .gpu/sample/             the sample service unpacked (classes/, the libraries .gpu/lib lacks in lib/) and
 #                            classpath.txt, its classpath over both (JCuda's driver natives only, no slf4j-simple),
 #                            for sample-app/gpu-smoke.sh (scripts/gpu/sample-run.sh)
+#   .gpu/tracing/            the tracing cost harness (TracingCost, from autoconfigure's tests), the auto-configuration
+#                            jar (only its Spring-free io.seqlink.spring.observation classes are loaded) and
+#                            Micrometer Observation + Tracing over Brave (~1 MiB; scripts/gpu/tracing-cost-run.sh)
 #   .gpu/native/             seqlink-cycle-bench (the C++ comparator), seqlink-xproc-baseline (the hand-written
 #                            cross-process hand-off), seqlink-host-check, seqlink-litmus (the ordering
 #                            litmus tests) and the runtime's PTX
@@ -26,7 +29,8 @@ junit_console_version=6.0.3
 mvn_() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
 
 echo "[bundle] building the runtime and the tools (nvcc + javac)"
-mvn_ -pl kernels,kernels/tools -am -DskipTests -Djcstress.skip=true package
+# installed, so that the autoconfigure module's dependency copy below resolves the runtime it depends on
+mvn_ -pl kernels,kernels/tools,autoconfigure -am -DskipTests -Djcstress.skip=true install
 mvn_ -pl kernels -Djcstress.skip=true test-compile
 mvn_ -pl sample-app -am -DskipTests -Djcstress.skip=true package
 native="$root/kernels/target/native"
@@ -44,6 +48,23 @@ find "$root/kernels/tools/target" -maxdepth 1 -name 'seqlink-tools-*.jar' ! -nam
 cp "$root"/kernels/tools/target/lib/*.jar "$out/lib/"
 cp -r "$root/kernels/target/test-classes" "$out/test-classes"
 cp "$tools_native/seqlink-cycle-bench" "$tools_native/seqlink-xproc-baseline" "$native/seqlink-host-check" "$native/seqlink-litmus" "$native/seqlink_runtime.ptx" "$out/native/"
+
+echo "[bundle] the tracing cost harness"
+mvn_ -pl autoconfigure -Djcstress.skip=true test-compile
+rm -rf "$out/tracing"
+mkdir -p "$out/tracing/classes/io/seqlink/autoconfigure/observation"
+cp "$root"/autoconfigure/target/test-classes/io/seqlink/autoconfigure/observation/TracingCost*.class \
+  "$out/tracing/classes/io/seqlink/autoconfigure/observation/"
+cp "$root"/autoconfigure/target/seqlink-spring-boot-autoconfigure-[0-9]*[0-9T].jar "$out/tracing/"
+tracing_deps=$(mktemp -d)
+mvn_ -pl autoconfigure dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$tracing_deps"
+for pattern in 'micrometer-commons-*.jar' 'micrometer-observation-[0-9]*.jar' 'micrometer-tracing-[0-9]*.jar' \
+    'micrometer-tracing-bridge-brave-*.jar' 'context-propagation-*.jar' 'brave-[0-9]*.jar' 'brave-propagation-tracecontext-*.jar'; do
+  found=$(find "$tracing_deps" -maxdepth 1 -name "$pattern" | head -1)
+  [ -n "$found" ] || { echo "[bundle] no $pattern among the autoconfigure module's dependencies" >&2; exit 1; }
+  cp "$found" "$out/tracing/"
+done
+rm -rf "$tracing_deps"
 
 echo "[bundle] copying dependencies"
 deps=$(mktemp -d)

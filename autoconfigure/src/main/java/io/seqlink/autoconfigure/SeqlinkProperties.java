@@ -46,6 +46,7 @@ import org.springframework.util.unit.DataSize;
  * @param health   When the 'seqlink' health contributor reports a degraded state.
  * @param shutdown What happens to in-flight frames when the application stops.
  * @param metrics  How seqlink's meters are published.
+ * @param observation Which channels record Micrometer observations (traces through frames), by channel name.
  * @param failOnUnknownProperties Whether a seqlink.* key of the configuration that names no property (a
  *                 misspelling such as 'slot-sise') fails startup, naming the key and the nearest valid one. When
  *                 false, such keys are logged as a warning and ignored (e.g. to run a configuration written for a
@@ -55,7 +56,8 @@ import org.springframework.util.unit.DataSize;
 public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultValue("auto") BackendSelection backend,
         @DefaultValue Topology topology, @DefaultValue Verify verify, @DefaultValue Emulated emulated,
         Map<String, Channel> channels, Map<String, Attach> attach, @DefaultValue Launcher launcher, @DefaultValue Listener listener,
-        @DefaultValue Health health, @DefaultValue Shutdown shutdown, @DefaultValue Metrics metrics, @DefaultValue("true") boolean failOnUnknownProperties) {
+        @DefaultValue Health health, @DefaultValue Shutdown shutdown, @DefaultValue Metrics metrics, @DefaultValue Observation observation,
+        @DefaultValue("true") boolean failOnUnknownProperties) {
 
     public SeqlinkProperties {
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));
@@ -314,5 +316,38 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
         public Latency {
             sloBoundaries = sloBoundaries == null ? List.of() : List.copyOf(sloBoundaries);
         }
+    }
+
+    /**
+     * Which channels record Micrometer observations: a seqlink.publish observation around each sampled frame's publish,
+     * whose trace context the frame carries in its header, and a seqlink.process observation around the
+     * @ChannelListener call that continues it.
+     *
+     * @param channels Observed channels, by the name under seqlink.channels (or seqlink.attach, for the listener side).
+     */
+    public record Observation(Map<String, ObservedChannel> channels) {
+
+        public Observation {
+            channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+        }
+
+        /** The settings of channel {@code name}: off when it has none. */
+        public ObservedChannel channel(String name) {
+            ObservedChannel c = channels.get(name);
+            return c == null ? ObservedChannel.OFF : c;
+        }
+    }
+
+    /**
+     * One channel's observation.
+     *
+     * @param enabled             Whether the channel records observations. Off by default: a channel that is not
+     *                            observed costs nothing per frame.
+     * @param samplingProbability Fraction of published frames observed and given a trace context, 0 to 1; the rest are
+     *                            published as if observation were off.
+     */
+    public record ObservedChannel(@DefaultValue("false") boolean enabled, @DefaultValue("1.0") double samplingProbability) {
+
+        static final ObservedChannel OFF = new ObservedChannel(false, 1.0);
     }
 }

@@ -45,6 +45,7 @@ public final class SeqlinkPropertiesValidator {
         retry(properties.listener().retry(), v);
         health(properties.health(), v);
         nonNegative("seqlink.shutdown.drain-timeout", properties.shutdown().drainTimeout(), "e.g. 10s", v);
+        observation(properties, v);
         return v;
     }
 
@@ -93,6 +94,28 @@ public final class SeqlinkPropertiesValidator {
         for (Duration b : l.sloBoundaries()) {
             positive("seqlink.metrics.latency.slo-boundaries", b, "list positive durations, e.g. 10us,100us,1ms", v);
         }
+    }
+
+    private static void observation(SeqlinkProperties properties, List<Violation> v) {
+        properties.observation().channels().forEach((name, c) -> {
+            String prefix = SIMPLE_KEY.matcher(String.valueOf(name)).matches() ? "seqlink.observation.channels." + name + "."
+                    : "seqlink.observation.channels[" + name + "].";
+            if (!properties.channels().containsKey(name) && !properties.attach().containsKey(name)) {
+                v.add(new Violation(prefix + "enabled", "'" + name + "' is no channel of seqlink.channels or seqlink.attach",
+                        "name a configured channel" + nearest(name, properties) + ", or remove the entry"));
+            }
+            double p = c.samplingProbability();
+            if (!(p >= 0 && p <= 1)) {
+                v.add(new Violation(prefix + "sampling-probability", "sampling probability is " + p,
+                        "set a fraction from 0 to 1, e.g. 0.01 to observe one frame in a hundred"));
+            }
+        });
+    }
+
+    private static String nearest(String name, SeqlinkProperties properties) {
+        Set<String> names = new java.util.LinkedHashSet<>(properties.channels().keySet());
+        names.addAll(properties.attach().keySet());
+        return names.isEmpty() ? "" : " (" + String.join(", ", names) + ")";
     }
 
     private static void emulated(SeqlinkProperties.Emulated e, List<Violation> v) {

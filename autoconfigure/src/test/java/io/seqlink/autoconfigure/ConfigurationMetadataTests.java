@@ -59,7 +59,9 @@ class ConfigurationMetadataTests {
         assertThat(expected).hasSize(SeqlinkProperties.Channel.class.getRecordComponents().length - 1
                 + SeqlinkProperties.Share.class.getRecordComponents().length);
         walk("seqlink.attach.<name>", SeqlinkProperties.Attach.class, expected);
-        assertThat(expected).containsKeys("seqlink.channels.<name>.share.secret-file", "seqlink.attach.<name>.secret-file");
+        walk("seqlink.observation.channels.<name>", SeqlinkProperties.ObservedChannel.class, expected);
+        assertThat(expected).containsKeys("seqlink.channels.<name>.share.secret-file", "seqlink.attach.<name>.secret-file",
+                "seqlink.observation.channels.<name>.sampling-probability");
         for (Leaf leaf : expected.values()) {
             assertDescribed(metadata, leaf);
         }

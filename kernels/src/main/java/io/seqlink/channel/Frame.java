@@ -24,4 +24,21 @@ public interface Frame {
 
     /** 1 on first delivery, more when a failed delivery is retried. */
     int attempt();
+
+    /**
+     * Whether the frame carries a trace context in its header ({@link PublishChannel#context(FrameContext)}). The
+     * listener's thread, during the call; one read of the header, no allocation.
+     */
+    default boolean hasContext() {
+        return false;
+    }
+
+    /**
+     * Copies the frame's trace context into {@code into} and returns {@code true}, or clears {@code into} and returns
+     * {@code false} when the frame carries none. The listener's thread, during the call; allocates nothing.
+     */
+    default boolean context(FrameContext into) {
+        into.clear();
+        return false;
+    }
 }

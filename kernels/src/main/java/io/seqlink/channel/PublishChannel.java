@@ -45,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  * <tr><th>method</th><th>who may call it</th></tr>
  * <tr><td>{@link #tryClaim}, {@link #claim()}, {@link #claim(long, TimeUnit)}, {@link #offer}, {@link #publish}</td>
  *     <td>any number of threads at once</td></tr>
- * <tr><td>{@link #buffer}, {@link #devicePointer}, {@link #commit}, {@link #commitDevice}</td><td>the thread holding the
+ * <tr><td>{@link #buffer}, {@link #devicePointer}, {@link #context}, {@link #commit}, {@link #commitDevice}</td><td>the thread holding the
  *     claim; any other gets {@link IllegalStateException} naming the rule</td></tr>
  * <tr><td>{@link #abandon}</td><td>any thread: it gives back the calling thread's claim, and does nothing (returns
  *     {@code false}) on a thread that holds none</td></tr>
@@ -128,6 +128,15 @@ public interface PublishChannel extends AutoCloseable {
      */
     void commit(int length);
 
+    /**
+     * Sets the trace context the claimed frame carries in its header (not its payload) to the consumers' listeners,
+     * who read it with {@link Frame#context(FrameContext)}; {@code context} is copied, so the caller may reuse it at
+     * once. An absent context (or none set) leaves the frame without one. Call it before {@link #commit(int)} or
+     * {@link #commitDevice(int)}; the thread holding the claim only ({@link IllegalStateException} otherwise, or when
+     * no frame is claimed). Allocates nothing. A frame published without a context costs nothing for it.
+     */
+    void context(FrameContext context);
+
     /** Ends the claimed frame that a kernel on {@link #producerStream()} wrote at {@link #devicePointer()}. */
     void commitDevice(int length);
 
@@ -170,6 +179,12 @@ public interface PublishChannel extends AutoCloseable {
      * {@link DrainReport} when the channel closes.
      */
     long offer(ByteBuffer src);
+
+    /**
+     * {@link #offer(ByteBuffer)} of a frame carrying {@code context} in its header (see {@link #context(FrameContext)});
+     * any thread; {@code context} is read during the call only.
+     */
+    long offer(ByteBuffer src, FrameContext context);
 
     /** {@link #offer(ByteBuffer)} for a byte range. */
     long offer(byte[] src, int offset, int length);

@@ -6,6 +6,7 @@ import io.seqlink.channel.AttachedChannel;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.DrainReport;
 import io.seqlink.channel.FrameErrorHandler;
+import io.seqlink.channel.FrameHandler;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.RetryPolicy;
 import io.seqlink.channel.Violation;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,6 +93,8 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
     /** Set once this registry's context began to close: a stop then drains instead of pausing. */
     private volatile boolean closing;
     private @Nullable ApplicationContext context;
+    /** Wraps each single-frame listener before it is subscribed (the observation's hook); none by default. */
+    private volatile BiFunction<ConsumerPort, FrameHandler, FrameHandler> frameHandlers = (port, handler) -> handler;
 
     public ChannelListenerEndpointRegistry(SeqlinkRuntime runtime, RetryPolicy retryPolicy, FrameErrorHandler errorHandler,
             Duration drainTimeout, boolean autoStartup) {
@@ -99,6 +103,15 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
         this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler");
         this.drainTimeout = Objects.requireNonNull(drainTimeout, "drainTimeout");
         this.autoStartup = autoStartup;
+    }
+
+    /**
+     * Sets what wraps each single-frame {@code @ChannelListener} (a {@code FRAME} listener) before it is subscribed
+     * to its consumer port, e.g. to observe its calls; the listeners bound after this call get it. Call it before the
+     * listeners are bound (the container's startup thread, while the registry bean is initialized).
+     */
+    public void setFrameHandlerDecorator(BiFunction<ConsumerPort, FrameHandler, FrameHandler> decorator) {
+        this.frameHandlers = Objects.requireNonNull(decorator, "decorator");
     }
 
     /**
@@ -171,7 +184,7 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
         ListenerInvoker invoker = new ListenerInvoker(ep, port, producer);
         try {
             switch (ep.kind()) {
-                case FRAME -> port.subscribeIfNone(invoker, retryPolicy, errorHandler);
+                case FRAME -> port.subscribeIfNone(frameHandlers.apply(port, invoker), retryPolicy, errorHandler);
                 case BATCH -> port.subscribeBatchesIfNone(invoker, retryPolicy, errorHandler);
                 case DEVICE -> port.subscribeDeviceIfNone(invoker, retryPolicy, errorHandler);
             }

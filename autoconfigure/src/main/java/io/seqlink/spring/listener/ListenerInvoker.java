@@ -5,6 +5,7 @@ import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameBatchHandler;
+import io.seqlink.channel.FrameContext;
 import io.seqlink.channel.FrameHandler;
 import io.seqlink.topology.Transport;
 import java.lang.reflect.InvocationTargetException;
@@ -179,6 +180,16 @@ final class ListenerInvoker implements FrameHandler, FrameBatchHandler, DeviceFr
         @Override
         public int attempt() {
             return d().attempt();
+        }
+
+        @Override
+        public boolean hasContext() {
+            return d().hasContext();
+        }
+
+        @Override
+        public boolean context(FrameContext into) {
+            return d().context(into);
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.channel.Frame;
+import io.seqlink.channel.FrameContext;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
@@ -33,7 +34,7 @@ final class HostRing {
             int offset = Math.toIntExact(s * geometry.stride());
             ByteBuffer payload = all.slice(offset + SlotHeader.BYTES, Math.toIntExact(geometry.slotBytes())).asReadOnlyBuffer()
                     .order(ByteOrder.LITTLE_ENDIAN);
-            frames[s] = new HostFrame(channel, device, payload, offset);
+            frames[s] = new HostFrame(channel, device, payload, offset, memory);
         }
         this.batch = new FrameList(maxBatch + geometry.slots());
     }
@@ -72,13 +73,15 @@ final class HostRing {
         private final int device;
         final ByteBuffer payload;
         final long slotOffset;
+        private final MappedBuffer memory;
         long sequence;
         int length;
         int attempt;
         /** The sequence of a claim given back: acknowledged, never handed to a listener or the error handler. */
         boolean padding;
 
-        HostFrame(String channel, int device, ByteBuffer payload, long slotOffset) {
+        HostFrame(String channel, int device, ByteBuffer payload, long slotOffset, MappedBuffer memory) {
+            this.memory = memory;
             this.channel = channel;
             this.device = device;
             this.payload = payload;
@@ -120,6 +123,22 @@ final class HostRing {
         @Override
         public int attempt() {
             return attempt;
+        }
+
+        @Override
+        public boolean hasContext() {
+            return memory.getPlain(slotOffset + SlotHeader.CONTEXT) == SlotHeader.CONTEXT_W3C;
+        }
+
+        @Override
+        public boolean context(FrameContext into) {
+            if (!hasContext()) {
+                into.clear();
+                return false;
+            }
+            into.set(memory.getPlain(slotOffset + SlotHeader.TRACE_ID_HIGH), memory.getPlain(slotOffset + SlotHeader.TRACE_ID_LOW),
+                    memory.getPlain(slotOffset + SlotHeader.SPAN_ID), (int) memory.getPlain(slotOffset + SlotHeader.TRACE_FLAGS));
+            return into.isPresent();
         }
 
         @Override

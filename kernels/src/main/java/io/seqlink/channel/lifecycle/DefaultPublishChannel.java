@@ -14,6 +14,7 @@ import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ConsumerPort;
 import io.seqlink.channel.ConsumerSnapshot;
 import io.seqlink.channel.DrainReport;
+import io.seqlink.channel.FrameContext;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.consumer.DefaultConsumerPort;
 import io.seqlink.channel.consumer.ProducerView;
@@ -297,6 +298,11 @@ final class DefaultPublishChannel implements PublishChannel {
     }
 
     @Override
+    public void context(FrameContext context) {
+        calls.context(context);
+    }
+
+    @Override
     public void commitDevice(int length) {
         calls.commitDevice(length);
     }
@@ -319,6 +325,11 @@ final class DefaultPublishChannel implements PublishChannel {
     @Override
     public long offer(ByteBuffer src) {
         return calls.offer(src);
+    }
+
+    @Override
+    public long offer(ByteBuffer src, FrameContext context) {
+        return calls.offer(src, context);
     }
 
     @Override

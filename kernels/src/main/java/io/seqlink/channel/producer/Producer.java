@@ -7,6 +7,7 @@ import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.ChannelState;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.Delivery;
+import io.seqlink.channel.FrameContext;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
 import io.seqlink.layout.SlotHeader;
@@ -239,6 +240,7 @@ public final class Producer {
             }
             if (deviceWritten) {
                 producer.setLength(seq, length);
+                producer.settleDeviceFrame(seq);
             } else {
                 producer.copyCommitted(seq, length);
             }
@@ -326,7 +328,18 @@ public final class Producer {
     public long offer(ByteBuffer src) {
         int length = src.remaining();
         checkOfferLength(length, "src");
-        return offer(src, null, src.position(), length);
+        return offer(src, null, src.position(), length, null);
+    }
+
+    public long offer(ByteBuffer src, FrameContext context) {
+        int length = src.remaining();
+        checkOfferLength(length, "src");
+        return offer(src, null, src.position(), length, context);
+    }
+
+    /** Writes the trace context of the calling thread's claim; no guard of its own (the claim holds it). */
+    public void context(FrameContext context) {
+        producer.writeContext(claimOf("context", "context(FrameContext)", "call tryClaim() first"), context);
     }
 
     public long offer(byte[] src, int offset, int length) {
@@ -335,14 +348,15 @@ public final class Producer {
                     + ") is outside the array of " + src.length + " bytes");
         }
         checkOfferLength(length, "length");
-        return offer(null, src, offset, length);
+        return offer(null, src, offset, length, null);
     }
 
     /**
      * Claims, copies, commits and publishes one frame from a buffer or an array; never waits (beyond the
      * sequencer's few tries on a window other threads' frames fill). No claim outlives the call.
      */
-    private long offer(@Nullable ByteBuffer buffer, byte @Nullable [] array, int offset, int length) {
+    private long offer(@Nullable ByteBuffer buffer, byte @Nullable [] array, int offset, int length,
+            @Nullable FrameContext context) {
         if (!life.enterProducer()) {
             return life.refusedStatus();
         }
@@ -360,6 +374,9 @@ public final class Producer {
                     slot.put(0, buffer, offset, length);
                 } else {
                     slot.put(0, array, offset, length);
+                }
+                if (context != null) {
+                    producer.writeContext(seq, context);
                 }
                 producer.copyCommitted(seq, length);
                 sequencer.markCommitted(seq);

@@ -7,6 +7,7 @@ import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
+import io.seqlink.channel.FrameContext;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.SlotHeader;
@@ -52,6 +53,8 @@ public final class ProducerTransport {
     /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
     private final @Nullable MappedBuffer doorbells;
     private final ByteBuffer[] stagingViews;
+    /** The headers' trace-context words, where the host writes frames (beside {@link #stagingViews}). */
+    private final HeaderContexts contexts;
     /** Bound by {@link #bindPublish}, which the channel calls before it opens. */
     private @Nullable PublishKernel publishKernel;
 
@@ -80,6 +83,7 @@ public final class ProducerTransport {
             int offset = Math.toIntExact(s * geometry.stride() + SlotHeader.BYTES);
             stagingViews[s] = all.slice(offset, Math.toIntExact(geometry.slotBytes())).order(ByteOrder.LITTLE_ENDIAN);
         }
+        this.contexts = new HeaderContexts(hostRing ? (MappedBuffer) ring : staging, geometry);
     }
 
     static <T extends AutoCloseable> T track(List<AutoCloseable> resources, T resource) {
@@ -109,6 +113,7 @@ public final class ProducerTransport {
      * rule for host writes before a launch), which releases them with the rest (memory-model.md, HR1).
      */
     void copyCommitted(long sequence, int length) {
+        contexts.settle(sequence); // the copy below (or the host ring in place) carries the header's context words
         long offset = geometry.offsetOf(sequence);
         staging.setPlain(offset + SlotHeader.LENGTH, length);
         if (!hostRing) {
@@ -123,6 +128,26 @@ public final class ProducerTransport {
      */
     void setLength(long sequence, int length) {
         staging.setPlain(geometry.offsetOf(sequence) + SlotHeader.LENGTH, length);
+    }
+
+    /**
+     * Writes {@code context} into the header of {@code sequence}, claimed by the calling thread, where the host writes
+     * its frame: the commit carries it to the ring ({@link #copyCommitted}, {@link #settleDeviceFrame}).
+     */
+    void writeContext(long sequence, FrameContext context) {
+        contexts.write(sequence, context);
+    }
+
+    /**
+     * Ends the header of a frame a kernel wrote into the ring, beside {@link #setLength}: when its context words changed
+     * for it (written for it, or an earlier frame's cleared), copies them to a ring in device memory on the producer
+     * stream; nothing at all for a frame without a context in a slot that held none.
+     */
+    void settleDeviceFrame(long sequence) {
+        if (contexts.settle(sequence) && !hostRing) {
+            long offset = geometry.offsetOf(sequence) + SlotHeader.CONTEXT;
+            stream.copy(staging, offset, ring, offset, SlotHeader.CONTEXT_BYTES);
+        }
     }
 
     void publish(int count) {

@@ -59,6 +59,8 @@ public final class ConfigurationDocGenerator {
                 + "the pinned memory available (`MemAvailable`), all configured channels together too; on the emulated "
                 + "backend all of it, pinned memory included, must also fit in the JVM's free direct memory "
                 + "(`-XX:MaxDirectMemorySize`, by default the heap limit).");
+        SECTIONS.put("seqlink.observation.channels.<name>", "Micrometer observations of channel `<name>` (a name under "
+                + "`seqlink.channels` or `seqlink.attach`): traces through its frames (docs/operations.md#tracing).");
         SECTIONS.put("seqlink.attach.<name>", "A channel another process of this host shares (its "
                 + "`seqlink.channels.<name>.share`), attached to at startup by name: `@ChannelListener(channel = \"<name>\")` "
                 + "methods take its frames as a channel of this process (docs/cross-process.md). `<name>` may not also be "

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Runs ON the GPU host, from the repository root, with .gpu/ (scripts/gpu/build-bundle.sh): the checks of channels
 # between processes, the host path, tracing and the sample service in one device call, each step in a folder of $OUT
-# and under a limit cut to what is left of BUDGET (540 s from the start). Steps (STEPS, comma separated, this order):
+# and under a limit cut to what is left of BUDGET (540 s from the start). Steps (STEPS, comma separated, run in that
+# order; default all four):
 #   xproc    cross-process-run.sh STEPS=suite,latency,baseline,sanitize: the two-JVM GPU suite, the channel's
 #            cross-process rows beside the hand-written hand-off's, memcheck over both JVMs  -> $OUT/xproc/
 #   host     host-path-check.sh quick STEPS=junit,rows,sanitize at SIZES (16K,1M): CudaChannelGpuTest +
 #            CudaBackendGpuTest, the host listener rows against the hand-written copy, memcheck -> $OUT/host/
-#   tracing  tracing-cost-run.sh: the fast path with tracing off, on unsampled, at 1 % and 100 % -> $OUT/tracing/
+#   tracing  tracing-cost-run.sh cuda TRACING_FRAMES (200000): a channel with tracing off, on unsampled, at 1 % and
+#            100 %                                                                            -> $OUT/tracing/
 #   sample   sample-run.sh gpu1 5000: the sample service on one GPU, every result recomputed -> $OUT/sample/
-# Usage: OUT=... bash scripts/gpu/checks-run.sh          summary.txt: each step's exit status and seconds
+# Usage: OUT=... bash scripts/gpu/checks-run.sh     $OUT: summary.txt (each step's exit status, seconds and the tail of its
+# output) and <step>.tar.gz (the step's folder, its stdout.txt included)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
 steps=${STEPS:-xproc,host,tracing,sample}
 budget=${BUDGET:-540}
 start=$(date +%s)
-want() { [[ ",$steps," == *",$1,"* ]]; }
 summary="$OUT/summary.txt"
 : > "$summary"
 left() { echo $(( budget - ($(date +%s) - start) - 10 )); }
@@ -31,14 +33,23 @@ step() { # name limit command...: the command under timeout, its limit no more t
   [ "$limit" -gt "$l" ] && limit=$l
   mkdir -p "$OUT/$name"
   local t0=$(date +%s)
-  OUT="$OUT/$name" timeout -k 5 "$limit" "$@" > "$OUT/$name.stdout.txt" 2>&1
+  OUT="$OUT/$name" timeout -k 5 "$limit" "$@" > "$OUT/$name/stdout.txt" 2>&1
   local rc=$?
   echo "$name: exit $rc after $(( $(date +%s) - t0 ))s (limit ${limit}s)" | tee -a "$summary"
-  tail -n 25 "$OUT/$name.stdout.txt" | cut -c1-220
+  tail -n 30 "$OUT/$name/stdout.txt" | cut -c1-220 | tee -a "$summary"
+  # one file per step comes back (a device call returns few files)
+  tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" && rm -rf "${OUT:?}/$name"
 }
 tar xJf .gpu/jre.tar.xz -C /tmp 2>/dev/null
-want xproc && step xproc 230 env STEPS=suite,latency,baseline,sanitize BUDGET=220 bash scripts/gpu/cross-process-run.sh
-want host && step host 150 env STEPS=junit,rows,sanitize SANITIZERS=memcheck JUNIT_LIMIT=60 SIZES=${SIZES:-16K,1M} HOST_LIMIT=70 bash scripts/gpu/host-path-check.sh quick
-want tracing && step tracing 90 bash scripts/gpu/tracing-cost-run.sh
-want sample && step sample 120 env SAMPLE_LIMIT=110 bash scripts/gpu/sample-run.sh gpu1 5000
+IFS=, read -r -a order <<< "$steps"
+for name in "${order[@]}"; do
+  case "$name" in
+    xproc) step xproc 230 env STEPS=suite,latency,baseline,sanitize BUDGET=220 bash scripts/gpu/cross-process-run.sh ;;
+    host) step host 150 env STEPS=junit,rows,sanitize SANITIZERS=memcheck JUNIT_LIMIT=60 SIZES=${SIZES:-16K,1M} HOST_LIMIT=70 \
+      bash scripts/gpu/host-path-check.sh quick ;;
+    tracing) step tracing 120 bash scripts/gpu/tracing-cost-run.sh cuda "${TRACING_FRAMES:-200000}" ;;
+    sample) step sample 150 env SAMPLE_LIMIT=110 bash scripts/gpu/sample-run.sh gpu1 5000 ;;
+    *) echo "$name: unknown step (xproc, host, tracing, sample)" | tee -a "$summary" ;;
+  esac
+done
 echo "total $(( $(date +%s) - start ))s" | tee -a "$summary"

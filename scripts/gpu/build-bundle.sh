@@ -32,6 +32,9 @@ echo "[bundle] building the runtime and the tools (nvcc + javac)"
 # installed, so that the autoconfigure module's dependency copy below resolves the runtime it depends on
 mvn_ -pl kernels,kernels/tools,autoconfigure -am -DskipTests -Djcstress.skip=true install
 mvn_ -pl kernels -Djcstress.skip=true test-compile
+# the jar goes first: with its classes unchanged, the jar plugin keeps the old (already repackaged) jar and the
+# repackaged jar keeps the libraries it nested before, the runtime's too
+rm -f "$root"/sample-app/target/seqlink-sample-app*.jar
 mvn_ -pl sample-app -am -DskipTests -Djcstress.skip=true package
 native="$root/kernels/target/native"
 tools_native="$root/kernels/tools/target/native"

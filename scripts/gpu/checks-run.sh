@@ -5,7 +5,7 @@
 # order; default all four):
 #   xproc    cross-process-run.sh STEPS=suite,latency,baseline,sanitize: the two-JVM GPU suite, the channel's
 #            cross-process rows beside the hand-written hand-off's, memcheck over both JVMs  -> $OUT/xproc/
-#   host     host-path-check.sh quick STEPS=junit,rows,sanitize at SIZES (16K,1M): CudaChannelGpuTest +
+#   host     host-path-check.sh quick STEPS=HOST_STEPS (junit,rows,sanitize) at SIZES (16K,1M): CudaChannelGpuTest +
 #            CudaBackendGpuTest, the host listener rows against the hand-written copy, memcheck -> $OUT/host/
 #   tracing  tracing-cost-run.sh cuda TRACING_FRAMES (200000): a channel with tracing off, on unsampled, at 1 % and
 #            100 %                                                                            -> $OUT/tracing/
@@ -45,7 +45,7 @@ IFS=, read -r -a order <<< "$steps"
 for name in "${order[@]}"; do
   case "$name" in
     xproc) step xproc 230 env STEPS=suite,latency,baseline,sanitize BUDGET=220 bash scripts/gpu/cross-process-run.sh ;;
-    host) step host 150 env STEPS=junit,rows,sanitize SANITIZERS=memcheck JUNIT_LIMIT=60 SIZES=${SIZES:-16K,1M} HOST_LIMIT=70 \
+    host) step host 150 env STEPS=${HOST_STEPS:-junit,rows,sanitize} SANITIZERS=memcheck JUNIT_LIMIT=60 SIZES=${SIZES:-16K,1M} HOST_LIMIT=70 \
       bash scripts/gpu/host-path-check.sh quick ;;
     tracing) step tracing 120 bash scripts/gpu/tracing-cost-run.sh cuda "${TRACING_FRAMES:-200000}" ;;
     sample) step sample 150 env SAMPLE_LIMIT=110 bash scripts/gpu/sample-run.sh gpu1 5000 ;;

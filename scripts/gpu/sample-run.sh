@@ -55,4 +55,4 @@ print(f"paced: {n} frames collected in {seconds} s at source-rate {p['sourceRate
 PY
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-grep -E "ERROR|Exception" "$final/paced-service.log" | head -5
+grep -E "ERROR|Exception" "$final/paced-service.log" | head -5 || true

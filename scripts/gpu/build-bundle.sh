@@ -9,9 +9,11 @@
 #                            JFreeChart, JFreeSVG, JSpecify), JCuda + its driver natives only, slf4j (+ simple),
 #                            AssertJ, the JUnit console launcher (standalone)
 #   .gpu/test-classes/       the kernels module's compiled tests (io.seqlink.gpu and the rest)
-#   .gpu/sample/             the sample service unpacked (classes/, the libraries .gpu/lib lacks in lib/) and
-#                            classpath.txt, its classpath over both (JCuda's driver natives only, no slf4j-simple),
-#                            for sample-app/gpu-smoke.sh (scripts/gpu/sample-run.sh)
+#   .gpu/sample/             with SAMPLE=1 only: the sample service unpacked (classes/, the libraries .gpu/lib lacks
+#                            in lib/) and classpath.txt, its classpath over both (JCuda's driver natives only, no
+#                            slf4j-simple), for sample-app/gpu-smoke.sh (scripts/gpu/sample-run.sh). It adds 22 MiB:
+#                            a device call carries at most 64 MiB with the tracked tree (about 9 MiB), so a call that
+#                            runs the sample carries .gpu's parts it needs (not .gpu/native, say), not all of .gpu
 #   .gpu/tracing/            the tracing cost harness (TracingCost, from autoconfigure's tests), the auto-configuration
 #                            jar (only its Spring-free io.seqlink.spring.observation classes are loaded) and
 #                            Micrometer Observation + Tracing over Brave (~1 MiB; scripts/gpu/tracing-cost-run.sh)
@@ -19,7 +21,7 @@
 #                            cross-process hand-off), seqlink-host-check, seqlink-litmus (the ordering
 #                            litmus tests) and the runtime's PTX
 #
-# Usage: scripts/gpu/build-bundle.sh        (needs nvcc; Maven runs offline first, online if that fails)
+# Usage: [SAMPLE=1] scripts/gpu/build-bundle.sh     (needs nvcc; Maven runs offline first, online if that fails)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -34,8 +36,10 @@ mvn_ -pl kernels,kernels/tools,autoconfigure -am -DskipTests -Djcstress.skip=tru
 mvn_ -pl kernels -Djcstress.skip=true test-compile
 # the jar goes first: with its classes unchanged, the jar plugin keeps the old (already repackaged) jar and the
 # repackaged jar keeps the libraries it nested before, the runtime's too
-rm -f "$root"/sample-app/target/seqlink-sample-app*.jar
-mvn_ -pl sample-app -am -DskipTests -Djcstress.skip=true package
+if [ "${SAMPLE:-0}" = 1 ]; then
+  rm -f "$root"/sample-app/target/seqlink-sample-app*.jar
+  mvn_ -pl sample-app -am -DskipTests -Djcstress.skip=true package
+fi
 native="$root/kernels/target/native"
 tools_native="$root/kernels/tools/target/native"
 for bin in "$tools_native/seqlink-cycle-bench" "$tools_native/seqlink-xproc-baseline" "$native/seqlink-host-check" "$native/seqlink-litmus"; do
@@ -90,25 +94,27 @@ if [ ! -f "$console" ]; then
 fi
 cp "$console" "$out/lib/"
 
-echo "[bundle] unpacking the sample service"
-sample_jar="$root/sample-app/target/seqlink-sample-app.jar"
-mkdir -p "$out/sample/lib"
-( cd "$out/sample" && unzip -q "$sample_jar" 'BOOT-INF/classes/*' 'BOOT-INF/lib/*' && mv BOOT-INF/classes classes )
-: > "$out/sample/classpath.txt"
-entries=(.gpu/sample/classes)
-for jar in "$out"/sample/BOOT-INF/lib/*.jar; do
-  name=$(basename "$jar")
-  if [[ $name == jcuda-natives-* ]]; then
-    entries+=(.gpu/lib/jcuda-natives-driver-only.jar)
-  elif [ -f "$out/lib/$name" ]; then
-    entries+=(".gpu/lib/$name")
-  else
-    mv "$jar" "$out/sample/lib/"
-    entries+=(".gpu/sample/lib/$name")
-  fi
-done
-rm -rf "$out/sample/BOOT-INF"
-(IFS=:; echo "${entries[*]}") > "$out/sample/classpath.txt"
+if [ "${SAMPLE:-0}" = 1 ]; then
+  echo "[bundle] unpacking the sample service"
+  sample_jar="$root/sample-app/target/seqlink-sample-app.jar"
+  mkdir -p "$out/sample/lib"
+  ( cd "$out/sample" && unzip -q "$sample_jar" 'BOOT-INF/classes/*' 'BOOT-INF/lib/*' && mv BOOT-INF/classes classes )
+  : > "$out/sample/classpath.txt"
+  entries=(.gpu/sample/classes)
+  for jar in "$out"/sample/BOOT-INF/lib/*.jar; do
+    name=$(basename "$jar")
+    if [[ $name == jcuda-natives-* ]]; then
+      entries+=(.gpu/lib/jcuda-natives-driver-only.jar)
+    elif [ -f "$out/lib/$name" ]; then
+      entries+=(".gpu/lib/$name")
+    else
+      mv "$jar" "$out/sample/lib/"
+      entries+=(".gpu/sample/lib/$name")
+    fi
+  done
+  rm -rf "$out/sample/BOOT-INF"
+  (IFS=:; echo "${entries[*]}") > "$out/sample/classpath.txt"
+fi
 
 if [ ! -f "$out/jre.tar.xz" ]; then
   echo "[bundle] making the Java runtime"
@@ -121,4 +127,9 @@ ls -la "$out" "$out/lib" "$out/native"
 if [ "$size" -gt 60 ]; then
   echo "[bundle] .gpu is ${size} MiB, over the 60 MiB budget" >&2
   exit 1
+fi
+tracked=$(git -C "$root" ls-files -z | du --files0-from=- -cm 2>/dev/null | tail -1 | cut -f1)
+if [ $((size + tracked)) -gt 63 ]; then
+  echo "[bundle] .gpu (${size} MiB) and the tracked tree (${tracked} MiB) are over a device call's 64 MiB: carry the parts" \
+    "of .gpu a call needs (a sample run needs jre.tar.xz, lib and sample; the rows need native)"
 fi

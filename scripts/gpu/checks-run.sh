@@ -9,7 +9,8 @@
 #            CudaBackendGpuTest, the host listener rows against the hand-written copy, memcheck -> $OUT/host/
 #   tracing  tracing-cost-run.sh cuda TRACING_FRAMES (200000): a channel with tracing off, on unsampled, at 1 % and
 #            100 %                                                                            -> $OUT/tracing/
-#   sample   sample-run.sh gpu1 5000: the sample service on one GPU, every result recomputed -> $OUT/sample/
+#   sample   sample-run.sh gpu1 5000: the sample service on one GPU, every result recomputed (a bundle built with
+#            SAMPLE=1; .gpu and the tree then exceed a call's 64 MiB: carry .gpu's parts, not .gpu/native) -> $OUT/sample/
 # Usage: OUT=... bash scripts/gpu/checks-run.sh     $OUT: summary.txt (each step's exit status, seconds and the tail of its
 # output) and <step>.tar.gz (the step's folder, its stdout.txt included)
 set -uo pipefail

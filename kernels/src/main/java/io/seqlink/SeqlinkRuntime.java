@@ -237,6 +237,20 @@ public final class SeqlinkRuntime implements AutoCloseable {
     }
 
     /**
+     * The latest channel this runtime attached to under {@code name} (a channel attached again after a failure comes
+     * after the failed one), if any. Any thread; allocates nothing.
+     */
+    public Optional<AttachedChannel> attachedChannel(String name) {
+        AttachedChannel latest = null;
+        for (AttachedChannel a : attached) {
+            if (a.name().equals(name)) {
+                latest = a;
+            }
+        }
+        return Optional.ofNullable(latest);
+    }
+
+    /**
      * Everything wrong with {@code spec} on this runtime: the spec's own rules, devices not in use,
      * a name already taken, the backend's real limits, a forced transport its links lack. Property
      * names start with {@code prefix}.

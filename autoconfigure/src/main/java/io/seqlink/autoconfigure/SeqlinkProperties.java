@@ -228,10 +228,14 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      * @param device         Device of this process whose launcher runs the consumer.
      * @param stallTimeout   How long the producer's heartbeat may stand still before the channel turns FAILED (health
      *                       DOWN). Default: the producer's stall timeout, as the handshake gives it.
-     * @param connectTimeout How long the attach (connect and handshake) may take at startup.
+     * @param connectTimeout How long the attach (connect and handshake) may take at startup, and each attach again.
+     * @param reattachInterval How often, once the channel failed (its producer service stopped, died or restarted), to
+     *                       try to attach again and bind its listeners to the new attachment, which gets the frames
+     *                       published after it; 0: never (the channel stays FAILED until this service restarts).
      */
     public record Attach(@Nullable Path directory, @Nullable Path secretFile, @DefaultValue("0") int device,
-            @Nullable Duration stallTimeout, @DefaultValue("10s") Duration connectTimeout) {
+            @Nullable Duration stallTimeout, @DefaultValue("10s") Duration connectTimeout,
+            @DefaultValue("1s") Duration reattachInterval) {
     }
 
     /**

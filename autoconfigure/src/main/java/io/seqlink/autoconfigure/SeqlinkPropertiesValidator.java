@@ -241,6 +241,10 @@ public final class SeqlinkPropertiesValidator {
             positive(prefix + "stall-timeout", a.stallTimeout(), "e.g. 5s, or leave it unset for the producer's", v);
         }
         positive(prefix + "connect-timeout", a.connectTimeout(), "e.g. 10s", v);
+        if (a.reattachInterval() == null || a.reattachInterval().isNegative()) {
+            v.add(new Violation(prefix + "reattach-interval", "it is " + (a.reattachInterval() == null ? "not set" : "negative"),
+                    "set how often to attach again once the channel failed, e.g. 1s (the default), or 0 never to"));
+        }
     }
 
     private static void launcher(SeqlinkProperties.Launcher l, List<Violation> v) {

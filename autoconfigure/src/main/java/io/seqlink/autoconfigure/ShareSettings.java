@@ -75,8 +75,8 @@ public final class ShareSettings {
         return share;
     }
 
-    /** The attach {@code seqlink.attach.<name>} describes, its secret read from its file. */
-    static AttachSpec attach(String name, SeqlinkProperties.Attach a) {
+    /** The attach {@code seqlink.attach.<name>} describes, its secret read from its file (at each call). Any thread. */
+    public static AttachSpec attach(String name, SeqlinkProperties.Attach a) {
         String prefix = SeqlinkPropertiesValidator.attachPrefix(name);
         SharedSecret secret = SharedSecret.fromFile(requireFile(a.secretFile(), prefix), prefix + "secret-file");
         AttachSpec spec = new AttachSpec(name, directory(a.directory()), secret, a.device(), a.stallTimeout(), a.connectTimeout());

@@ -3,11 +3,15 @@ package io.seqlink.autoconfigure.listener;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.autoconfigure.SeqlinkAutoConfiguration;
 import io.seqlink.autoconfigure.SeqlinkProperties;
+import io.seqlink.autoconfigure.ShareSettings;
 import io.seqlink.channel.FrameErrorHandler;
 import io.seqlink.channel.RetryPolicy;
 import io.seqlink.spring.listener.ChannelListenerAnnotationBeanPostProcessor;
+import io.seqlink.spring.listener.AttachedChannelRecovery;
 import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
 import io.seqlink.spring.listener.LoggingFrameErrorHandler;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -49,5 +53,20 @@ public final class SeqlinkListenerAutoConfiguration {
         RetryPolicy retry = new RetryPolicy(r.maxAttempts(), r.initialBackoff(), r.multiplier(), r.maxBackoff());
         return new ChannelListenerEndpointRegistry(runtime, retry, errorHandler, properties.shutdown().drainTimeout(),
                 properties.listener().autoStartup());
+    }
+
+    /** Attaches again to the channels of {@code seqlink.attach} whose attachment failed (reattach-interval above 0). */
+    @Bean
+    @ConditionalOnMissingBean
+    AttachedChannelRecovery attachedChannelRecovery(SeqlinkRuntime runtime, SeqlinkProperties properties,
+            ChannelListenerEndpointRegistry registry) {
+        Map<String, AttachedChannelRecovery.Settings> channels = new LinkedHashMap<>();
+        properties.attach().forEach((name, a) -> {
+            if (!a.reattachInterval().isZero()) {
+                channels.put(name, new AttachedChannelRecovery.Settings(() -> ShareSettings.attach(name, a), a.reattachInterval(),
+                        a.connectTimeout()));
+            }
+        });
+        return new AttachedChannelRecovery(runtime, registry, channels);
     }
 }

@@ -45,13 +45,7 @@ public class SeqlinkHealthContributor implements CompositeHealthContributor {
     }
 
     private @Nullable HealthContributor attached(String name) {
-        HealthContributor found = null;
-        for (AttachedChannel a : runtime.attachedChannels()) {
-            if (a.name().equals(name)) {
-                found = new AttachedChannelHealthIndicator(a); // the latest of the name
-            }
-        }
-        return found;
+        return runtime.attachedChannel(name).map(AttachedChannelHealthIndicator::new).orElse(null);
     }
 
     @Override

@@ -62,7 +62,7 @@ import org.springframework.context.event.ContextClosedEvent;
  * <tr><th>method</th><th>who may call it</th></tr>
  * <tr><td>{@link #registerAll}, {@link #start}, {@link #stop}, {@link #onApplicationEvent}</td><td>any thread (the
  *     container's); serialized</td></tr>
- * <tr><td>{@link #endpoints}, {@link #listenerId}, {@link #drainReports}, {@link #isRunning}</td><td>any thread</td></tr>
+ * <tr><td>{@link #endpoints}, {@link #listenerId}, {@link #drainReports}, {@link #isRunning}, {@link #bindAttached}</td><td>any thread</td></tr>
  * </table>
  */
 public class ChannelListenerEndpointRegistry implements SmartLifecycle, ApplicationListener<ContextClosedEvent>,
@@ -130,7 +130,7 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
             String where = "@ChannelListener(channel = \"" + ep.channel() + "\"" + (ep.device() < 0 ? "" : ", device = "
                     + ep.device()) + ") on " + ep.describe();
             Optional<PublishChannel> found = runtime.channel(ep.channel());
-            Optional<AttachedChannel> attached = found.isPresent() ? Optional.empty() : attached(ep.channel());
+            Optional<AttachedChannel> attached = found.isPresent() ? Optional.empty() : runtime.attachedChannel(ep.channel());
             if (found.isEmpty() && attached.isEmpty()) {
                 List<String> names = new ArrayList<>(runtime.channels().stream().map(PublishChannel::name).toList());
                 runtime.attachedChannels().forEach(a -> names.add(a.name()));
@@ -196,16 +196,24 @@ public class ChannelListenerEndpointRegistry implements SmartLifecycle, Applicat
         log.debug("seqlink: {} listens on channel '{}' device {} ({})", ep.id(), channel, port.device(), port.transport());
     }
 
-    /** The channel of this name the runtime attached to from another process, if any (the latest, should it have re-attached). */
-    private Optional<AttachedChannel> attached(String name) {
-        List<AttachedChannel> all = runtime.attachedChannels();
-        for (int i = all.size() - 1; i >= 0; i--) {
-            if (all.get(i).name().equals(name)) {
-                return Optional.of(all.get(i));
-            }
+    /**
+     * Binds the {@code @ChannelListener} of {@code again}'s name and device, bound to an earlier attachment of that name
+     * which failed, to {@code again}: a channel attached again ({@link AttachedChannelRecovery}). Returns whether the
+     * registry runs (or is paused) and so bound it, or found no listener to bind; {@code false} once it was drained
+     * (the context closes), binding nothing. Any thread.
+     */
+    public synchronized boolean bindAttached(AttachedChannel again) {
+        if (state == State.DRAINED || state == State.NEW || runtime.closed()) {
+            return false;
         }
-        return Optional.empty();
+        ConsumerPort port = again.consumer();
+        ChannelListenerEndpoint ep = byConsumer.get(key(again.name(), port.device()));
+        if (ep != null) {
+            subscribe(ep, again.name(), -1, port);
+        }
+        return true;
     }
+
 
     private static String key(String channel, int device) {
         return channel + "/" + device;

@@ -149,19 +149,26 @@ public class SeqlinkMetrics implements MeterBinder {
         return Double.NaN;
     }
 
-    private void bindAttached(MeterRegistry registry, AttachedChannel a) {
-        Tags tags = Tags.of("channel", a.name(), "device", String.valueOf(a.consumer().device()));
-        Gauge.builder("seqlink.attached.up", a, x -> x.state() == ChannelState.OPEN ? 1 : 0).tags(tags)
+    /**
+     * The attached channel's meters read its latest attachment of the name at each scrape, so an attachment made again
+     * after a failure ({@code seqlink.attach.<name>.reattach-interval}) shows in the same series.
+     */
+    private void bindAttached(MeterRegistry registry, AttachedChannel first) {
+        String name = first.name();
+        Tags tags = Tags.of("channel", name, "device", String.valueOf(first.consumer().device()));
+        Gauge.builder("seqlink.attached.up", runtime, r -> r.attachedChannel(name).orElse(first).state() == ChannelState.OPEN ? 1 : 0).tags(tags)
                 .description("1 while the channel is attached to its producer's process, 0 once it failed or closed")
                 .register(registry);
-        Gauge.builder("seqlink.attached.failed", a, x -> x.state() == ChannelState.FAILED ? 1 : 0).tags(tags)
+        Gauge.builder("seqlink.attached.failed", runtime, r -> r.attachedChannel(name).orElse(first).state() == ChannelState.FAILED ? 1 : 0)
+                .tags(tags)
                 .description("1 once the attached channel failed: its producer died, stood still, closed it or dropped this consumer")
                 .register(registry);
-        Gauge.builder("seqlink.attached.position", a, x -> attached(x, ConsumerSnapshot::acknowledged)).tags(tags)
-                .description("Highest sequence this process acknowledged").register(registry);
-        FunctionCounter.builder("seqlink.attached.consumed", a, x -> attached(x, ConsumerSnapshot::delivered)).tags(tags)
-                .description("Frames the attached channel's listener handled").register(registry);
+        Gauge.builder("seqlink.attached.position", runtime, r -> attached(r.attachedChannel(name).orElse(first), ConsumerSnapshot::acknowledged))
+                .tags(tags).description("Highest sequence this process acknowledged").register(registry);
+        FunctionCounter.builder("seqlink.attached.consumed", runtime, r -> attached(r.attachedChannel(name).orElse(first), ConsumerSnapshot::delivered))
+                .tags(tags).description("Frames the attached channel's listener handled").register(registry);
     }
+
 
     /** A value of the attached channel's consumer, NaN once it is closed (its mapping released). */
     private static double attached(AttachedChannel a, ToDoubleFunction<ConsumerSnapshot> f) {

@@ -160,6 +160,40 @@ class SharedChannelPropertiesTests {
     }
 
     @Test
+    void anAttachedChannelIsAttachedAgainWhenTheProducerServiceRestartsAndItsListenerGetsTheNewServicesFrames() {
+        producer().run(p1 -> consumer().withPropertyValues("seqlink.attach.frames.reattach-interval=50ms")
+                .withBean(Recorder.class).run(c -> {
+                    SeqlinkRuntime rt = c.getBean(SeqlinkRuntime.class);
+                    Recorder r = c.getBean(Recorder.class);
+                    AttachedChannel first = rt.attachedChannel("frames").orElseThrow();
+                    PublishChannel before = p1.getBean(PublishChannel.class);
+                    for (long v = 1; v <= 10; v++) {
+                        TestChannels.publishLong(before, v);
+                    }
+                    await(() -> r.values.size() == 10, "the first producer's 10 frames");
+                    p1.close(); // the producer service stops; a new one starts in its place
+                    await(() -> first.state() == ChannelState.FAILED, "FAILED once the producer service stopped");
+                    producer().run(p2 -> {
+                        await(() -> rt.attachedChannel("frames").filter(a -> a != first && a.state() == ChannelState.OPEN)
+                                .isPresent(), "attached again to the new producer service");
+                        AttachedChannel again = rt.attachedChannel("frames").orElseThrow();
+                        assertThat(again.consumer().subscribed()).as("the listener is bound to the new attachment").isTrue();
+                        PublishChannel after = p2.getBean(PublishChannel.class);
+                        for (long v = 101; v <= 110; v++) {
+                            TestChannels.publishLong(after, v);
+                        }
+                        await(() -> r.values.size() == 20, "the new producer's 10 frames");
+                        assertThat(r.values).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L,
+                                101L, 102L, 103L, 104L, 105L, 106L, 107L, 108L, 109L, 110L);
+                        assertThat(first.state()).as("the failed attachment is closed once the new one is bound")
+                                .isEqualTo(ChannelState.CLOSED);
+                        assertThat(after.attachedConsumers()).singleElement()
+                                .satisfies(a -> assertThat(a.acknowledged()).isEqualTo(10));
+                    });
+                }));
+    }
+
+    @Test
     void shareAndAttachPropertiesAreCheckedNamingThePropertyAndTheFix() throws Exception {
         Path open = tmp.resolve("open.key");
         Files.writeString(open, SECRET);
@@ -174,7 +208,7 @@ class SharedChannelPropertiesTests {
                 "seqlink.channels.missing.share.secret-file=" + tmp.resolve("absent.key"),
                 "seqlink.channels.both.consumers=1",
                 "seqlink.attach.both.secret-file=" + key, "seqlink.attach.short.secret-file=" + shortKey,
-                "seqlink.attach.nofile.device=-1").run(c -> {
+                "seqlink.attach.nofile.device=-1", "seqlink.attach.short.reattach-interval=-1s").run(c -> {
                     assertThat(c).hasFailed();
                     String report = FailureAnalysisTester.report(FailureAnalysisTester.analyze(c.getStartupFailure()));
                     assertThat(report).contains("seqlink.channels.latest.share", "a shared channel must be lossless");
@@ -187,6 +221,7 @@ class SharedChannelPropertiesTests {
                     assertThat(report).contains("seqlink.attach.short.secret-file", "fewer than 16");
                     assertThat(report).contains("seqlink.attach.nofile.secret-file", "it is not set");
                     assertThat(report).contains("seqlink.attach.nofile.device", "not a device ordinal");
+                    assertThat(report).contains("seqlink.attach.short.reattach-interval", "negative", "or 0 never to");
                     assertThat(report).doesNotContain(SECRET);
                 });
     }

@@ -54,8 +54,13 @@ public sealed interface RingPlace {
      */
     Memory ring(Device producer, RingGeometry geometry, List<AutoCloseable> resources);
 
-    /** The host mirror of {@code publish_seq} (control block layout), allocated likewise; called once, by the same thread. */
-    MappedBuffer mirror(Device producer, List<AutoCloseable> resources);
+    /**
+     * The host mirror of {@code publish_seq} (control block layout): pinned memory of the producer device, added to
+     * {@code resources}, unless the place holds one. Called once, by the same thread.
+     */
+    default MappedBuffer mirror(Device producer, List<AutoCloseable> resources) {
+        return ProducerTransport.track(resources, producer.allocateMapped(ControlBlock.BYTES));
+    }
 
     /** See {@link #DEVICE}. */
     record OnDevice() implements RingPlace {
@@ -72,11 +77,6 @@ public sealed interface RingPlace {
         @Override
         public Memory ring(Device producer, RingGeometry geometry, List<AutoCloseable> resources) {
             return ProducerTransport.track(resources, producer.allocate(geometry.ringBytes()));
-        }
-
-        @Override
-        public MappedBuffer mirror(Device producer, List<AutoCloseable> resources) {
-            return ProducerTransport.track(resources, producer.allocateMapped(ControlBlock.BYTES));
         }
     }
 
@@ -95,11 +95,6 @@ public sealed interface RingPlace {
         @Override
         public Memory ring(Device producer, RingGeometry geometry, List<AutoCloseable> resources) {
             return ProducerTransport.track(resources, producer.allocateMapped(geometry.ringBytes()));
-        }
-
-        @Override
-        public MappedBuffer mirror(Device producer, List<AutoCloseable> resources) {
-            return ProducerTransport.track(resources, producer.allocateMapped(ControlBlock.BYTES));
         }
     }
 

@@ -121,10 +121,7 @@ class SharedRingPlaceTest {
             FrameChecker remote = checker(in.startsAfter());
             in.consumer().subscribe(remote);
             consumer.start();
-            publish(ch, 2, FRAMES);
-            await(() -> in.consumer().acknowledged() == FRAMES && ch.consumer(localConsumer()).acknowledged() == FRAMES,
-                    "both acknowledged " + FRAMES + ": attached " + in.consumer().acknowledged() + ", local "
-                            + ch.consumer(localConsumer()).acknowledged());
+            publishUntilBothAcknowledged(ch, in);
             assertIntact(local, FRAMES);
             assertIntact(remote, FRAMES - in.startsAfter());
         }
@@ -153,10 +150,7 @@ class SharedRingPlaceTest {
             FrameChecker remote = checker(in.startsAfter());
             in.consumer().subscribe(remote);
             consumer.start();
-            publish(ch, 2, FRAMES);
-            await(() -> in.consumer().acknowledged() == FRAMES && ch.consumer(localConsumer()).acknowledged() == FRAMES,
-                    "both acknowledged " + FRAMES + ": attached " + in.consumer().acknowledged() + ", local "
-                            + ch.consumer(localConsumer()).acknowledged());
+            publishUntilBothAcknowledged(ch, in);
             assertThat(onDevice.get()).isEqualTo(FRAMES);
             assertIntact(remote, FRAMES - in.startsAfter());
         }
@@ -232,5 +226,13 @@ class SharedRingPlaceTest {
             map.get((int) (slot(sequence) + SlotHeader.BYTES), out);
             return out;
         }
+    }
+
+    /** Frames 2 to {@link #FRAMES} published, awaited until the attached consumer and the local one acknowledged them all. */
+    private void publishUntilBothAcknowledged(PublishChannel ch, AttachedChannel in) throws Exception {
+        publish(ch, 2, FRAMES);
+        await(() -> in.consumer().acknowledged() == FRAMES && ch.consumer(localConsumer()).acknowledged() == FRAMES,
+                "both acknowledged " + FRAMES + ": attached " + in.consumer().acknowledged() + ", local "
+                        + ch.consumer(localConsumer()).acknowledged());
     }
 }

@@ -32,7 +32,7 @@ mvn_() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
 
 echo "[bundle] building the runtime and the tools (nvcc + javac)"
 # installed, so that the autoconfigure module's dependency copy below resolves the runtime it depends on
-mvn_ -pl kernels,kernels/tools,autoconfigure -am -DskipTests -Djcstress.skip=true install
+mvn_ -pl kernels,kernels/tools,autoconfigure -am -DskipTests -Djcstress.skip=true -Dseqlink.gpu-programs install
 mvn_ -pl kernels -Djcstress.skip=true test-compile
 # the jar goes first: with its classes unchanged, the jar plugin keeps the old (already repackaged) jar and the
 # repackaged jar keeps the libraries it nested before, the runtime's too

@@ -1,12 +1,7 @@
 package io.seqlink.shared;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.BackendProvider;
-import io.seqlink.backend.Backends;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.seqlink.testing.CudaShareDirectory;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,19 +18,12 @@ class CudaTwoProcessChannelGpuTest extends TwoProcessChannelTest {
 
     @BeforeEach
     void driverAndSharedMemory() throws Exception {
-        BackendProvider p = Backends.cudaProvider();
-        assumeTrue(p != null && p.detect().usable(), "no usable CUDA driver");
-        Path shm = Path.of("/dev/shm");
-        if (Files.isDirectory(shm)) { // where users put the share directory: tmpfs pages, as NCCL's shared memory is
-            dir = Files.createTempDirectory(shm, "seqlink-gpu-test-").resolve("share");
-        }
+        dir = CudaShareDirectory.requireCudaAndShareDirectory(dir);
     }
 
     @AfterEach
     void removeDirectory() throws Exception {
-        if (dir.startsWith("/dev/shm")) {
-            SharedPeer.deleteTree(dir.getParent());
-        }
+        CudaShareDirectory.remove(dir);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.seqlink.autoconfigure.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.autoconfigure.SeqlinkAutoConfiguration;
 import io.seqlink.autoconfigure.TestChannels;
@@ -15,6 +16,7 @@ import io.seqlink.channel.FrameErrorHandler;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.spring.listener.ChannelListener;
 import io.seqlink.spring.listener.ListenerContext;
+import io.seqlink.spring.metrics.SeqlinkMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -166,6 +168,8 @@ class SharedChannelPropertiesTests {
                     SeqlinkRuntime rt = c.getBean(SeqlinkRuntime.class);
                     Recorder r = c.getBean(Recorder.class);
                     AttachedChannel first = rt.attachedChannel("frames").orElseThrow();
+                    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+                    new SeqlinkMetrics(rt).bindTo(meters); // bound once, at startup, as the starter binds them
                     PublishChannel before = p1.getBean(PublishChannel.class);
                     for (long v = 1; v <= 10; v++) {
                         TestChannels.publishLong(before, v);
@@ -173,6 +177,7 @@ class SharedChannelPropertiesTests {
                     await(() -> r.values.size() == 10, "the first producer's 10 frames");
                     p1.close(); // the producer service stops; a new one starts in its place
                     await(() -> first.state() == ChannelState.FAILED, "FAILED once the producer service stopped");
+                    assertThat(meters.get("seqlink.attached.up").gauge().value()).isZero();
                     producer().run(p2 -> {
                         await(() -> rt.attachedChannel("frames").filter(a -> a != first && a.state() == ChannelState.OPEN)
                                 .isPresent(), "attached again to the new producer service");
@@ -189,6 +194,9 @@ class SharedChannelPropertiesTests {
                                 .isEqualTo(ChannelState.CLOSED);
                         assertThat(after.attachedConsumers()).singleElement()
                                 .satisfies(a -> assertThat(a.acknowledged()).isEqualTo(10));
+                        assertThat(meters.get("seqlink.attached.up").gauge().value()).as("the meters follow the new attachment")
+                                .isEqualTo(1);
+                        assertThat(meters.get("seqlink.attached.consumed").functionCounter().count()).isEqualTo(10);
                     });
                 }));
     }

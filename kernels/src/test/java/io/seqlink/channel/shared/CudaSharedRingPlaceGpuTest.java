@@ -1,13 +1,8 @@
 package io.seqlink.channel.shared;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.seqlink.SeqlinkRuntime;
-import io.seqlink.backend.BackendProvider;
 import io.seqlink.backend.BackendSelection;
-import io.seqlink.backend.Backends;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.seqlink.testing.CudaShareDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -24,21 +19,12 @@ class CudaSharedRingPlaceGpuTest extends SharedRingPlaceTest {
 
     @BeforeEach
     void driverAndSharedMemory() throws Exception {
-        BackendProvider p = Backends.cudaProvider();
-        assumeTrue(p != null && p.detect().usable(), "no usable CUDA driver");
-        Path shm = Path.of("/dev/shm");
-        if (Files.isDirectory(shm)) { // tmpfs pages, where users put the share directory
-            dir = Files.createTempDirectory(shm, "seqlink-gpu-test-").resolve("share");
-        }
+        dir = CudaShareDirectory.requireCudaAndShareDirectory(dir);
     }
 
     @AfterEach
     void removeDirectory() throws Exception {
-        if (dir.startsWith("/dev/shm")) {
-            try (var files = Files.walk(dir.getParent())) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
+        CudaShareDirectory.remove(dir);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.seqlink.spring.observation;
 
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameContext;
@@ -34,16 +33,8 @@ final class ObservedFrameHandler implements FrameHandler {
         FrameContext context = new FrameContext();
         frame.context(context);
         SeqlinkProcessContext observed = new SeqlinkProcessContext(frame, context);
-        Observation observation = SeqlinkObservation.PROCESS.observation(convention,
-                DefaultSeqlinkProcessObservationConvention.INSTANCE, () -> observed, registry).start();
-        try (Observation.Scope scope = observation.openScope()) {
-            delegate.onFrame(frame);
-        } catch (Exception | Error ex) {
-            observation.error(ex);
-            throw ex;
-        } finally {
-            observation.stop();
-        }
+        SeqlinkObservation.PROCESS.observation(convention, DefaultSeqlinkProcessObservationConvention.INSTANCE,
+                () -> observed, registry).observeChecked(() -> delegate.onFrame(frame));
     }
 
     @Override

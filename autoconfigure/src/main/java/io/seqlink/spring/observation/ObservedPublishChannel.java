@@ -1,6 +1,5 @@
 package io.seqlink.spring.observation;
 
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
@@ -17,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,11 +42,21 @@ final class ObservedPublishChannel implements PublishChannel {
         this.convention = convention;
     }
 
-    /** A started publish observation whose tracing handlers (if any) injected the context into {@code carrier}. */
-    private Observation start(FrameContext carrier) {
+    /**
+     * A publish observation around {@code send}, in its scope (Micrometer's {@code observeChecked}: started, an error
+     * recorded, stopped): as it starts, its tracing handlers (if any) inject the context into a carrier, which the frame
+     * then carries; {@code send} commits (and publishes) the claimed frame.
+     */
+    private <T> T observed(Supplier<T> send) {
+        FrameContext carrier = new FrameContext();
         SeqlinkPublishContext context = new SeqlinkPublishContext(channel.name(), carrier);
         return SeqlinkObservation.PUBLISH.observation(convention, DefaultSeqlinkPublishObservationConvention.INSTANCE,
-                () -> context, registry).start();
+                () -> context, registry).observe(() -> {
+                    if (carrier.isPresent()) {
+                        channel.context(carrier);
+                    }
+                    return send.get();
+                });
     }
 
     @Override
@@ -85,29 +95,16 @@ final class ObservedPublishChannel implements PublishChannel {
         if (sequence <= 0) {
             return sequence; // BACK_PRESSURED, CLAIM_OPEN, CLOSED, FAILED: what offer returns there
         }
-        boolean committed = false;
         try {
             channel.buffer().put(0, src, src.position(), length);
-            FrameContext carrier = new FrameContext();
-            Observation observation = start(carrier);
-            try (Observation.Scope scope = observation.openScope()) {
-                if (carrier.isPresent()) {
-                    channel.context(carrier);
-                }
+            return observed(() -> {
                 channel.commit(length);
-                committed = true;
                 channel.publish();
                 return sequence;
-            } catch (RuntimeException | Error ex) {
-                observation.error(ex);
-                throw ex;
-            } finally {
-                observation.stop();
-            }
-        } finally {
-            if (!committed) {
-                channel.abandon(); // nothing of the frame is sent; no-op when the commit ended the claim
-            }
+            });
+        } catch (RuntimeException | Error ex) {
+            channel.abandon(); // nothing of the frame is sent; no-op when the commit ended the claim
+            throw ex;
         }
     }
 
@@ -135,23 +132,14 @@ final class ObservedPublishChannel implements PublishChannel {
     }
 
     private void observedCommit(int length, boolean device) {
-        FrameContext carrier = new FrameContext();
-        Observation observation = start(carrier);
-        try (Observation.Scope scope = observation.openScope()) {
-            if (carrier.isPresent()) {
-                channel.context(carrier);
-            }
+        observed(() -> {
             if (device) {
                 channel.commitDevice(length);
             } else {
                 channel.commit(length);
             }
-        } catch (RuntimeException | Error ex) {
-            observation.error(ex);
-            throw ex;
-        } finally {
-            observation.stop();
-        }
+            return null;
+        });
     }
 
     // ---- the rest: the channel's own ----------------------------------------------------------------

@@ -129,8 +129,24 @@ class ArmedDeviceRoundsTest {
     @ParameterizedTest
     @MethodSource("modesAndAcks")
     void anIdleDeviceListenerIsArmedAndEachFrameIsTakenByItsArmedRound(EmulatedTopology.StreamMode mode, Ending ending) {
+        eachFrameIsTakenByItsArmedRound(mode, ending, Rig.channel("armed-device", 0, 1).build());
+    }
+
+    /**
+     * The same on a channel whose ring is in host memory (its consumer was named a host listener as it opened, and a
+     * device listener subscribed instead): no publish kernel runs there, and the producer stream's doorbell writes,
+     * after its write of the mirror, are what wake the armed rounds.
+     */
+    @ParameterizedTest
+    @MethodSource("modesAndAcks")
+    void anArmedDeviceListenerOnAHostRingIsWokenByTheDoorbellsTheProducerStreamWrites(EmulatedTopology.StreamMode mode,
+            Ending ending) {
+        eachFrameIsTakenByItsArmedRound(mode, ending, Rig.channel("armed-device-host-ring", 0, 1).hostListeners(1).build());
+    }
+
+    private static void eachFrameIsTakenByItsArmedRound(EmulatedTopology.StreamMode mode, Ending ending, ChannelSpec spec) {
         try (SeqlinkRuntime rt = open(mode)) {
-            PublishChannel ch = rt.openChannel(Rig.channel("armed-device", 0, 1).build());
+            PublishChannel ch = rt.openChannel(spec);
             ConsumerPort port = ch.consumer(1);
             ArmedChecksumListener listener = new ArmedChecksumListener(port.stream(), 20, LENGTH, ending);
             port.subscribeDevice(listener);

@@ -98,7 +98,7 @@ public final class Producer {
         @Override
         public void publishStep(long first, int count) {
             publishTimes.record(first, count, System.nanoTime());
-            producer.publish(count);
+            producer.publish(first, count);
         }
 
         @Override

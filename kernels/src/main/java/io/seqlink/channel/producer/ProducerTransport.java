@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * staging ring the host writes frames into, the host mirror of {@code publish_seq}, the producer stream
  * and its bound publish step. A channel whose consumers all read on the host keeps its ring in host memory instead
  * ({@link RingPlace}: pinned memory of its own, or the shared region of a channel shared with other processes): the
- * producer's kernels write each frame once, where the listeners read it, and the publish step pushes nothing.
+ * producer's kernels write each frame once, where the listeners read it, the host has no staging ring, and the publish
+ * is a stream write ({@link HostRingPublish}), not a kernel.
  *
  * <pre>
  *   producer device                                   host (pinned, mapped)
@@ -42,21 +43,22 @@ public final class ProducerTransport {
     private final DeviceStream stream;
     private final DeviceBuffer control;
     private final Memory ring;
-    final MappedBuffer staging;
-    final MappedBuffer mirror;
+    /** Where the host writes frames and their lengths before a copy to a ring in device memory; {@code null} for a host ring. */
+    private final @Nullable MappedBuffer staging;
+    /** Where the host writes a frame's length word: the staging ring, or a host ring's own headers. */
+    private final MappedBuffer lengths;
+    private final MappedBuffer mirror;
     /** Where consumers acquire {@code publish_seq} ({@link #publication}). */
     private final Memory publication;
     /** Where the ring and the host mirror are ({@link RingPlace}), decided by the channel as it opens. */
     private final RingPlace place;
-    /** Whether the ring is in host memory, written in place through {@link #stagingView}: {@code place.inHost()}. */
-    private final boolean hostRing;
     /** The armed rounds' doorbell ring: {@link RingGeometry#doorbellWords()} words; {@code null} when no consumer arms. */
     private final @Nullable MappedBuffer doorbells;
     private final ByteBuffer[] stagingViews;
     /** The headers' trace-context words, where the host writes frames (beside {@link #stagingViews}). */
     private final HeaderContexts contexts;
     /** Bound by {@link #bindPublish}, which the channel calls before it opens. */
-    private @Nullable PublishKernel publishKernel;
+    private @Nullable PublishStep publishStep;
 
     /**
      * Allocates everything, adding each resource to {@code resources} as it is made (the caller frees them on failure);
@@ -69,16 +71,17 @@ public final class ProducerTransport {
         this.stream = track(resources, producer.newStream(channel + "-producer"));
         this.control = track(resources, producer.allocate(ControlBlock.BYTES));
         this.place = place;
-        this.hostRing = place.inHost();
+        boolean hostRing = place.inHost();
         this.ring = place.ring(producer, geometry, resources);
-        this.staging = track(resources, producer.allocateMapped(geometry.ringBytes()));
+        // a host ring is written in place: the host's frames need no copy, and a copy engine copying pinned host
+        // memory to pinned host memory runs far below the host's own bandwidth (1 MiB: 210 us on the H200)
+        this.staging = hostRing ? null : track(resources, producer.allocateMapped(geometry.ringBytes()));
+        MappedBuffer hostWritten = staging == null ? (MappedBuffer) ring : staging; // a host place's ring is host memory
+        this.lengths = hostWritten;
         this.mirror = place.mirror(producer, resources);
         this.publication = hostRing ? mirror : control;
         this.doorbells = doorbells ? track(resources, producer.allocateMapped(8L * geometry.doorbellWords())) : null;
         this.stagingViews = new ByteBuffer[geometry.slots()];
-        // a host ring is written in place: the host's frames need no copy, and a copy engine copying pinned host
-        // memory to pinned host memory runs far below the host's own bandwidth (1 MiB: 210 us on the H200)
-        MappedBuffer hostWritten = hostRing ? (MappedBuffer) ring : staging; // a host place's ring is host memory
         ByteBuffer all = hostWritten.byteBuffer();
         for (int s = 0; s < geometry.slots(); s++) {
             int offset = Math.toIntExact(s * geometry.stride() + SlotHeader.BYTES);
@@ -92,11 +95,24 @@ public final class ProducerTransport {
         return resource;
     }
 
-    /** Binds the publish step once the consumers' push targets are known. */
+    /**
+     * Binds the publish step once the consumers' push targets are known: {@link HostRingPublish} for a ring in host
+     * memory (its consumers read it in place: nothing to push), the backend's publish kernel otherwise.
+     */
     public void bindPublish(int maxBatch, List<PublishBinding.PushTarget> pushTargets) {
-        this.publishKernel = stream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, pushTargets, staging,
-                doorbells));
+        MappedBuffer copiedFrom = staging;
+        if (copiedFrom == null) {
+            if (!pushTargets.isEmpty()) {
+                throw new IllegalStateException("a ring in host memory is read in place; it has no replicas to push, was given "
+                        + pushTargets.size());
+            }
+            this.publishStep = new HostRingPublish(stream, (MappedBuffer) ring, mirror, geometry, doorbells);
+            return;
+        }
+        PublishKernel kernel = stream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, pushTargets,
+                copiedFrom, doorbells));
         stream.synchronize();
+        this.publishStep = (first, count) -> kernel.enqueue(count); // the kernel numbers the frames from its own word
     }
 
     /**
@@ -108,27 +124,30 @@ public final class ProducerTransport {
     }
 
     /**
-     * Ends a frame written through {@link #stagingView}: the length, which the publish step copies into the ring's
-     * header, then the copy of the payload to the ring, except for a host ring, whose view is the ring's own slot: its
-     * frame is in place, and the host's writes before it enqueues the publish step are visible to that step (CUDA's
-     * rule for host writes before a launch), which releases them with the rest (memory-model.md, HR1).
+     * Ends a frame written through {@link #stagingView}: the length, then the copy of header and payload from the
+     * staging ring to a ring in device memory (the publish step copies the length into the ring's header again). A host
+     * ring's view is the ring's own slot: its frame and length are in place, and the host's writes before the publish
+     * step is enqueued are visible to it (CUDA's rule for host writes before an enqueue), which releases them with the
+     * rest (memory-model.md, HR1).
      */
     void copyCommitted(long sequence, int length) {
         contexts.settle(sequence); // the copy below (or the host ring in place) carries the header's context words
         long offset = geometry.offsetOf(sequence);
-        staging.setPlain(offset + SlotHeader.LENGTH, length);
-        if (!hostRing) {
-            stream.copy(staging, offset + SlotHeader.LENGTH, ring, offset + SlotHeader.LENGTH,
+        lengths.setPlain(offset + SlotHeader.LENGTH, length);
+        MappedBuffer copiedFrom = staging;
+        if (copiedFrom != null) {
+            stream.copy(copiedFrom, offset + SlotHeader.LENGTH, ring, offset + SlotHeader.LENGTH,
                     SlotHeader.BYTES - SlotHeader.LENGTH + length);
         }
     }
 
     /**
-     * Ends a frame a kernel wrote into the ring: only its length, a plain store the publish step copies
-     * into the ring's header (no device call per frame; the staging slot is not reused before that publish ran).
+     * Ends a frame a kernel wrote into the ring: only its length, a plain store (no device call per frame) into the
+     * staging ring, which the publish kernel copies into the ring's header (the staging slot is not reused before that
+     * publish ran), or into a host ring's own header.
      */
     void setLength(long sequence, int length) {
-        staging.setPlain(geometry.offsetOf(sequence) + SlotHeader.LENGTH, length);
+        lengths.setPlain(geometry.offsetOf(sequence) + SlotHeader.LENGTH, length);
     }
 
     /**
@@ -145,14 +164,16 @@ public final class ProducerTransport {
      * stream; nothing at all for a frame without a context in a slot that held none.
      */
     void settleDeviceFrame(long sequence) {
-        if (contexts.settle(sequence) && !hostRing) {
+        MappedBuffer copiedFrom = staging;
+        if (contexts.settle(sequence) && copiedFrom != null) {
             long offset = geometry.offsetOf(sequence) + SlotHeader.CONTEXT;
-            stream.copy(staging, offset, ring, offset, SlotHeader.CONTEXT_BYTES);
+            stream.copy(copiedFrom, offset, ring, offset, SlotHeader.CONTEXT_BYTES);
         }
     }
 
-    void publish(int count) {
-        Objects.requireNonNull(publishKernel, "the channel binds the publish step before it opens").enqueue(count);
+    /** Publishes frames {@code first .. first + count - 1}; the sequencer's publisher only. */
+    void publish(long first, int count) {
+        Objects.requireNonNull(publishStep, "the channel binds the publish step before it opens").publish(first, count);
     }
 
     /** {@code publish_seq} as the host mirror shows it; the caller keeps the memory alive. */
@@ -176,8 +197,8 @@ public final class ProducerTransport {
 
     /**
      * Where consumers acquire {@code publish_seq}: the control block, or, for a ring in host memory, the host mirror,
-     * which the publish step stores last (after its fences, so after the frames, their stamps and the add): the
-     * frames and the word they are read after are then both in host memory.
+     * which {@link HostRingPublish} writes with release ordering after the frames and their stamps: the frames and the
+     * word they are read after are then both in host memory, and nothing reads the control block.
      */
     public Memory publication() {
         return publication;

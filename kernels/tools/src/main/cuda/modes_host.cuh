@@ -10,11 +10,14 @@
 //                        spins on the word (no synchronise call)
 //   zero-copy            host_fill_flag: the fill kernel writes the frame into mapped host memory and its last
 //                        block release-stores the sequence into a host word; the host spins on the word
+//   zero-copy-memop      the fill kernel writes the frame into mapped host memory, then cuStreamWriteValue64 of the
+//                        sequence into the host word (a channel's host ring publishes so); the host spins on the word
 // throughput: frames back to back, as many in flight as the ring has slots (--slots, fewer where the ring would
 // exceed --ring-budget), each slot's next frame enqueued once the host checked its last one:
 //   naive-d2h-pipelined  per frame: fill + copy + a stream write of the sequence into the host word; the copy
 //                        engine's pipeline, what a host listener's pipelined rows are judged against
 //   zero-copy-pipelined  host_fill_flag per frame
+//   zero-copy-memop-pipelined  the fill into host memory and the stream write per frame
 // The pipelined rows check every frame's first and last word as it lands and, after the timer stopped, the
 // checksums of the frames the host ring still holds.
 #pragma once
@@ -127,6 +130,12 @@ struct HostRig {
             seqlink_write_value<<<1, 1, 0, st>>>(flag_dev, s);
             LAUNCHED();
         }
+    }
+
+    // The plain fill kernel, into the frame's slot of the host ring.
+    void fill_host_slot(uint64_t s) {
+        pattern_fill<<<grid(), 256, 0, st>>>(host_dev + offset(s), size, s);
+        LAUNCHED();
     }
 
     void fill_into_host(uint64_t s) {
@@ -246,6 +255,14 @@ inline void host_rows(const Options& o, uint64_t size) {
         r.write_flag(s);
     });
     host_throughput_row(o, "zero-copy-pipelined", size, false, [](HostRig& r, uint64_t s) { r.fill_into_host(s); });
+    host_latency_row(o, "zero-copy-memop", size, true, [](HostRig& r, uint64_t s) {
+        r.fill_host_slot(s);
+        r.write_flag(s);
+    }, [](HostRig& r, uint64_t s) { r.await_flag(s); });
+    host_throughput_row(o, "zero-copy-memop-pipelined", size, true, [](HostRig& r, uint64_t s) {
+        r.fill_host_slot(s);
+        r.write_flag(s);
+    });
 }
 
 }  // namespace harness

@@ -15,12 +15,13 @@ final class HostPathSection {
     /** The latency rows in the order printed: implementation, mode. */
     private static final List<String[]> CYCLE_ROWS = List.of(new String[] {Results.CPP, HostPathTargets.NAIVE},
             new String[] {Results.CPP, "d2h-flag"}, new String[] {Results.CPP, "zero-copy"},
-            new String[] {Results.JAVA, HostPathTargets.NAIVE}, new String[] {Results.JAVA, "host-launcher"},
+            new String[] {Results.CPP, "zero-copy-memop"}, new String[] {Results.JAVA, HostPathTargets.NAIVE}, new String[] {Results.JAVA, "host-launcher"},
             new String[] {Results.JAVA, "host-launcher-unarmed"}, new String[] {Results.JAVA, "host-polled"},
             new String[] {Results.JAVA, "host-polled-unarmed"});
     /** The pipelined rows in the order printed. */
     private static final List<String[]> THROUGHPUT_ROWS = List.of(new String[] {Results.CPP, HostPathTargets.NAIVE_PIPELINED},
-            new String[] {Results.CPP, "zero-copy-pipelined"}, new String[] {Results.JAVA, HostPathTargets.NAIVE_PIPELINED},
+            new String[] {Results.CPP, "zero-copy-pipelined"}, new String[] {Results.CPP, "zero-copy-memop-pipelined"},
+            new String[] {Results.JAVA, HostPathTargets.NAIVE_PIPELINED},
             new String[] {Results.JAVA, "host-launcher"}, new String[] {Results.JAVA, "host-launcher-unarmed"},
             new String[] {Results.JAVA, "host-polled"}, new String[] {Results.JAVA, "host-polled-unarmed"});
 
@@ -60,7 +61,8 @@ final class HostPathSection {
                 + "of frames outside the time taken (verified). C++ (`seqlink-cycle-bench --mode host`): `naive-d2h` fill + "
                 + "`cudaMemcpyAsync` D2H into pinned memory + `cudaStreamSynchronize`; `d2h-flag` the copy then "
                 + "`cuStreamWriteValue64` of a host word the host spins on; `zero-copy` the fill kernel writes into mapped "
-                + "host memory and release-stores the word. Java `naive-d2h`: the same steps through the backend SPI. "
+                + "host memory and release-stores the word; `zero-copy-memop` the plain fill kernel into mapped host memory, "
+                + "then `cuStreamWriteValue64` of the word (how a channel's host ring publishes). Java `naive-d2h`: the same steps through the backend SPI. "
                 + "`host-launcher`: a host listener subscribed on the consumer's port of a started runtime, its frames "
                 + "delivered by the launcher's device loop (the Spring starter's way, default launcher settings); "
                 + "`host-polled`: the measuring thread polls the port; `-unarmed`: the channel's armed rounds off. Latency "

@@ -2,13 +2,17 @@
 # Runs ON the GPU host, from the repository root, with .gpu/ (scripts/gpu/build-bundle.sh): the checks of channels
 # between processes, the host path, tracing and the sample service in one device call, each step in a folder of $OUT
 # and under a limit cut to what is left of BUDGET (540 s from the start). Steps (STEPS, comma separated, run in that
-# order; default all four):
+# order; default xproc,host,tracing,sample):
 #   xproc    cross-process-run.sh STEPS=suite,latency,baseline,sanitize: the two-JVM GPU suite, the channel's
 #            cross-process rows beside the hand-written hand-off's, memcheck over both JVMs  -> $OUT/xproc/
 #   host     host-path-check.sh quick STEPS=HOST_STEPS (junit,rows,sanitize) at SIZES (16K,1M): CudaChannelGpuTest +
 #            CudaBackendGpuTest, the host listener rows against the hand-written copy, memcheck -> $OUT/host/
 #   tracing  tracing-cost-run.sh cuda TRACING_FRAMES (200000): a channel with tracing off, on unsampled, at 1 % and
 #            100 %                                                                            -> $OUT/tracing/
+#   ab       host-ab-run.sh AB_PROFILE (full): the host listener rows at 16 KiB and 1 MiB of this tree against an earlier
+#            build's seqlink jars in .gpu/before-host/, A/B/A (the C++ comparator in the first A) -> $OUT/ab/
+#   soaks    soaks-run.sh SOAK (5m): the host-ring soak and the two-process soak side by side, and beside them the
+#            host step's junit and memcheck (pass/fail checks, not timings)                 -> $OUT/soaks/
 #   sample   sample-run.sh gpu1 5000: the sample service on one GPU, every result recomputed (a bundle built with
 #            SAMPLE=1; .gpu and the tree then exceed a call's 64 MiB: carry .gpu's parts, not .gpu/native) -> $OUT/sample/
 # Usage: OUT=... bash scripts/gpu/checks-run.sh     $OUT: summary.txt (each step's exit status, seconds and the tail of its
@@ -17,6 +21,19 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
 steps=${STEPS:-xproc,host,tracing,sample}
+host_check() { # the host step's checks, $1: its STEPS
+  env STEPS="$1" SANITIZERS=memcheck JUNIT_LIMIT=${JUNIT_LIMIT:-90} SIZES=${SIZES:-16K,1M} HOST_LIMIT=70 \
+    bash scripts/gpu/host-path-check.sh quick
+}
+soaks_with_checks() { # the two soaks, and the host step's junit and memcheck beside them
+  bash scripts/gpu/soaks-run.sh "${SOAK:-5m}" &
+  local soaks=$!
+  mkdir -p "$OUT/checks"
+  OUT="$OUT/checks" host_check junit,sanitize > "$OUT/checks/stdout.txt" 2>&1
+  echo "checks beside the soaks: exit $?"
+  wait "$soaks"
+}
+export -f host_check soaks_with_checks  # the steps run them under timeout, in a shell of their own
 budget=${BUDGET:-540}
 start=$(date +%s)
 summary="$OUT/summary.txt"
@@ -46,11 +63,12 @@ IFS=, read -r -a order <<< "$steps"
 for name in "${order[@]}"; do
   case "$name" in
     xproc) step xproc 230 env STEPS=suite,latency,baseline,sanitize BUDGET=220 bash scripts/gpu/cross-process-run.sh ;;
-    host) step host 150 env STEPS=${HOST_STEPS:-junit,rows,sanitize} SANITIZERS=memcheck JUNIT_LIMIT=60 SIZES=${SIZES:-16K,1M} HOST_LIMIT=70 \
-      bash scripts/gpu/host-path-check.sh quick ;;
+    host) step host 180 bash -c 'host_check "$0"' "${HOST_STEPS:-junit,rows,sanitize}" ;;
+    ab) step ab 200 bash scripts/gpu/host-ab-run.sh "${AB_PROFILE:-full}" ;;
+    soaks) step soaks 420 bash -c soaks_with_checks ;;
     tracing) step tracing 120 bash scripts/gpu/tracing-cost-run.sh cuda "${TRACING_FRAMES:-200000}" ;;
     sample) step sample 150 env SAMPLE_LIMIT=110 bash scripts/gpu/sample-run.sh gpu1 5000 ;;
-    *) echo "$name: unknown step (xproc, host, tracing, sample)" | tee -a "$summary" ;;
+    *) echo "$name: unknown step (xproc, host, ab, soaks, tracing, sample)" | tee -a "$summary" ;;
   esac
 done
 echo "total $(( $(date +%s) - start ))s" | tee -a "$summary"

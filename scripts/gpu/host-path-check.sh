@@ -34,8 +34,9 @@ if want junit; then
   t0=$(date +%s)
   timeout -k 5 "${JUNIT_LIMIT:-150}" "$JAVA" "${JOPTS[@]}" -cp ".gpu/lib/*:.gpu/test-classes" \
     org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=tree --include-tag gpu \
-    --select-class io.seqlink.gpu.CudaChannelGpuTest --select-class io.seqlink.gpu.CudaBackendGpuTest > "$final/junit.log" 2>&1
-  echo "junit CudaChannelGpuTest + CudaBackendGpuTest: exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
+    --select-class io.seqlink.gpu.CudaChannelGpuTest --select-class io.seqlink.gpu.CudaBackendGpuTest \
+    --select-class io.seqlink.channel.shared.CudaSharedRingPlaceGpuTest > "$final/junit.log" 2>&1
+  echo "junit CudaChannelGpuTest + CudaBackendGpuTest + CudaSharedRingPlaceGpuTest: exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
   grep -E "tests (successful|failed)" "$final/junit.log" | tee -a "$log"
   grep -E "✘" "$final/junit.log" | cut -c1-400 | head -5 | tee -a "$log"
 fi

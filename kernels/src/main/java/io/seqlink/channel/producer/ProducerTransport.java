@@ -41,6 +41,7 @@ public final class ProducerTransport {
 
     private final RingGeometry geometry;
     private final DeviceStream stream;
+    /** The publish kernel's control block on the producer device (a host ring's is allocated and never written). */
     private final DeviceBuffer control;
     private final Memory ring;
     /** Where the host writes frames and their lengths before a copy to a ring in device memory; {@code null} for a host ring. */
@@ -188,11 +189,6 @@ public final class ProducerTransport {
     /** The producer's stream: work enqueued here runs before the next publish. */
     public DeviceStream stream() {
         return stream;
-    }
-
-    /** The channel's control block on the producer device. */
-    public DeviceBuffer control() {
-        return control;
     }
 
     /**

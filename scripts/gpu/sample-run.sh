@@ -7,6 +7,8 @@
 # Then the service alone at RATE frames/s from its own source for PACED_SECONDS (default 2000 and 10; 0 skips): frames
 # apart, so its end-to-end latency (source -> the GPU stages -> the collector's host listener) is a frame's own, not a
 # burst's queueing; paced.json (the pipeline's answer) and paced-metrics.txt (the scrape's seqlink_ and sample_ lines).
+# VERIFY_EVERY (default 1) is the paced service's sample.pipeline.verify-every: the collector recomputes every n-th
+# result on its listener thread, so a large n leaves the channels' own share of the end-to-end latency.
 # Usage: bash scripts/gpu/sample-run.sh [PROFILE] [FRAMES]      (default gpu1 5000)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,10 +28,11 @@ paced=${PACED_SECONDS:-10}
 [ "$paced" -gt 0 ] || exit 0
 port=19$((RANDOM % 900 + 100))
 /tmp/jre/bin/java -cp "$(cat .gpu/sample/classpath.txt)" io.seqlink.sample.SampleApplication --spring.profiles.active="$profile" \
-  --seqlink.backend="$backend" --server.port="$port" --sample.pipeline.source-rate="${RATE:-2000}" > "$final/paced-service.log" 2>&1 &
+  --seqlink.backend="$backend" --server.port="$port" --sample.pipeline.source-rate="${RATE:-2000}" \
+  --sample.pipeline.verify-every="${VERIFY_EVERY:-1}" > "$final/paced-service.log" 2>&1 &
 pid=$!
 timeout -k 5 $((paced + 90)) python3 - "$port" "$paced" "$final" <<'PY' | tee -a "$final/summary.txt"
-import json, sys, time, urllib.request
+import json, os, sys, time, urllib.request
 port, seconds, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def get(path):
     with urllib.request.urlopen(f"http://localhost:{port}{path}", timeout=30) as r:
@@ -49,7 +52,7 @@ open(f"{out}/paced.json", "w").write(json.dumps({"before": before, "after": p}, 
 open(f"{out}/paced-metrics.txt", "w").write("\n".join(l for l in get("/actuator/prometheus").splitlines()
                                                       if l.startswith(("seqlink_", "sample_"))))
 n = p["collected"] - before["collected"]
-print(f"paced: {n} frames collected in {seconds} s at source-rate {p['sourceRate']}; failures {p['failures']}, lost {p['lost']}, "
+print(f"paced: {n} frames collected in {seconds} s at source-rate {p['sourceRate']}, verify-every {os.environ.get('VERIFY_EVERY', '1')}; failures {p['failures']}, lost {p['lost']}, "
       f"verified {p['verifiedFully']} of {p['collected']}; end to end since start mean {p['endToEndLatency']['meanMicros']} us, "
       f"max {p['endToEndLatency']['maxMicros']} us over {p['endToEndLatency']['count']} frames")
 PY

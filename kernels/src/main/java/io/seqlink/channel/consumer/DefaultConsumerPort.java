@@ -419,8 +419,9 @@ public final class DefaultConsumerPort implements ConsumerPort {
     }
 
     /**
-     * The drain, once the consumer is stopped: no listener is called from now on (a call in progress finishes), and
-     * the highest sequence ever handed to a listener, final from here. Any thread.
+     * No listener is called from now on (a call in progress finishes; the rest of a round in delivery is not handed),
+     * and the highest sequence ever handed to a listener, final from here: the channel's drain, once the consumer is
+     * stopped, and an attached channel as it leaves {@code OPEN}. Any thread.
      */
     public long sealDeliveries() {
         return subscriptions.seal();

@@ -72,13 +72,38 @@ final class Attachment implements AttachedChannel {
      * the round in delivery; one in progress finishes) and the port stopped. Any thread; the first failure wins.
      */
     void fail(String why) {
-        ChannelFailedException f = new ChannelFailedException(name, new SeqlinkException(why));
-        if (failure.compareAndSet(null, f) && state.compareAndSet(ChannelState.OPEN, ChannelState.FAILED)) {
+        record(why);
+    }
+
+    /**
+     * The port found its seat taken back around a round ({@link AttachmentLease}), {@code why} naming the frames: fails
+     * the attachment as {@link #fail} does; when it failed or closed already (its heartbeat thread saw the drop first,
+     * say), {@code why} says what that failure cannot (which frames the listener had), so it is added to the failure
+     * ({@link Throwable#addSuppressed}) and logged. Any thread.
+     */
+    void seatLost(String why) {
+        if (record(why) && state() == ChannelState.FAILED) {
+            return; // failed with why, logged
+        }
+        Throwable first = failure.get();
+        if (first != null && !why.equals(java.util.Objects.requireNonNull(first.getCause()).getMessage())) {
+            first.addSuppressed(new SeqlinkException(why));
+        }
+        log.error("seqlink attached channel '{}' (seat {}, epoch {}, {}): {}", name, seat, epoch, state().name().toLowerCase(), why);
+    }
+
+    /** Records {@code why} as the failure unless one is recorded, then {@code OPEN → FAILED}; whether it recorded it. */
+    private boolean record(String why) {
+        if (!failure.compareAndSet(null, new ChannelFailedException(name, new SeqlinkException(why)))) {
+            return false;
+        }
+        if (state.compareAndSet(ChannelState.OPEN, ChannelState.FAILED)) {
             port.sealDeliveries();
             port.stop();
             log.error("seqlink attached channel '{}' (seat {}, epoch {}) failed: {}; close() it, and attach again once a "
                     + "producer shares it", name, seat, epoch, why);
         }
+        return true;
     }
 
     @Override

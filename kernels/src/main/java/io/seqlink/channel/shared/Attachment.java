@@ -89,7 +89,8 @@ final class Attachment implements AttachedChannel {
         if (first != null && !why.equals(java.util.Objects.requireNonNull(first.getCause()).getMessage())) {
             first.addSuppressed(new SeqlinkException(why));
         }
-        log.error("seqlink attached channel '{}' (seat {}, epoch {}, {}): {}", name, seat, epoch, state().name().toLowerCase(), why);
+        log.error("seqlink attached channel '{}' (seat {}, epoch {}, {}): {}", name, seat, epoch,
+                state().name().toLowerCase(java.util.Locale.ROOT), why);
     }
 
     /** Records {@code why} as the failure unless one is recorded, then {@code OPEN → FAILED}; whether it recorded it. */

@@ -119,7 +119,7 @@ class ArchitectureTest {
                 + "reach (the runtime, the launcher, the channel that wires producer and consumers)")
                 .containsExactlyInAnyOrder("Channels", "ChannelEvents", "DefaultConsumerPort", "PortDriver", "ProducerView",
                         "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "RingPlace", "MemoryGuard",
-                        "ChannelExport", "AttachedChannels", "PublishBell");
+                        "ChannelExport", "AttachedChannels", "PublishBell", "SeatLease");
     }
 
     @Test

@@ -23,7 +23,8 @@ import java.time.Duration;
  *
  * <pre>
  *   produce DIR CHANNEL SECRET_FILE STALL_MS SLOTS   shares the channel, prints READY; "publish N" publishes N more frames
- *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame
+ *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame;
+ *                                                    prints FAILURE and why (and what was added to it) once it failed
  *   latency DIR CHANNEL SECRET_FILE FRAMES           attaches (device loops spinning), prints ATTACHED, then
  *                                                    LATENCY n= p50= p99= p999= max= wrong= (ns) after FRAMES frames
  * </pre>
@@ -111,10 +112,20 @@ public final class SharedPeer {
         System.out.flush();
         // the checker's counts are written by the delivering thread before it acknowledges (a release store):
         // read after an acquire of the acknowledgement, they hold at least what it covers
+        java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
         Thread status = statusThread(() -> {
             long acked = in.consumer().acknowledged();
-            return "STATUS acked=" + acked + " delivered=" + checker.delivered + " gaps=" + checker.gaps + " corrupt="
+            String line = "STATUS acked=" + acked + " delivered=" + checker.delivered + " gaps=" + checker.gaps + " corrupt="
                     + checker.corrupt + " outOfOrder=" + checker.outOfOrder + " last=" + checker.last + " state=" + in.state();
+            Throwable f = in.failure();
+            if (f != null && told.compareAndSet(false, true)) { // once, before the status that shows it FAILED
+                StringBuilder why = new StringBuilder("FAILURE ").append(f.getMessage());
+                for (Throwable more : f.getSuppressed()) {
+                    why.append(" | ").append(more.getMessage());
+                }
+                line = why + System.lineSeparator() + line;
+            }
+            return line;
         });
         commands(line -> { });
         status.interrupt();

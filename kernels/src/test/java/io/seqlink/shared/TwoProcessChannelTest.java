@@ -175,6 +175,54 @@ class TwoProcessChannelTest {
         }
     }
 
+    /** Runs of the stopped-between-rounds test below ({@code -Dseqlink-build.ipc.dropRuns=N}). */
+    static final int DROP_RUNS = Integer.getInteger("seqlink-build.ipc.dropRuns", 1);
+
+    /**
+     * {@code SIGSTOP} of a consumer process with nothing left to read, so the stop lands between its rounds: dropped
+     * after the stall timeout, the producer publishes a lap of its ring and holds a claim of the next frame open, its
+     * payload written into the slot of the first frame the stopped consumer will read (whose stamp stays that frame's).
+     * Resumed, the consumer must deliver none of it (it checks its seat as a round begins) and fail saying it was
+     * dropped. Each run counts what the consumer delivered after the stop.
+     */
+    @Test
+    void aConsumerStoppedBetweenRoundsAndDroppedDeliversNothingTheProducerWroteAfterTheDrop() throws Exception {
+        List<String> wrong = new java.util.ArrayList<>();
+        for (int run = 1; run <= DROP_RUNS; run++) {
+            try (SeqlinkRuntime rt = runtime()) {
+                String name = "idle" + run;
+                PublishChannel ch = share(rt, name);
+                Frames.Publisher publisher = new Frames.Publisher(ch);
+                try (ChildJvm c = consumer("ipc-idle-stopped-consumer-" + run, name)) {
+                    publisher.more(1_000);
+                    assertClean(c.awaitStatus(m -> ChildJvm.number(m, "acked") == 1_000, LONG, "acked=1000"));
+                    c.signal("STOP"); // nothing left to read: it stops between rounds
+                    await(() -> ch.attachedConsumers().isEmpty(), "the stopped consumer dropped after the stall timeout");
+                    publisher.more(SLOTS); // the dropped consumer no longer holds the producer back: a whole lap
+                    await(() -> publisher.published.get() == 1_000 + SLOTS, "a lap published after the drop");
+                    long held = ch.claim(30, java.util.concurrent.TimeUnit.SECONDS); // the publisher is idle: ours
+                    assertThat(held).as("the next frame, in frame 1001's slot").isEqualTo(1_001 + SLOTS);
+                    FrameChecker.write(ch.buffer(), held, Frames.MAX_LENGTH);
+                    c.signal("CONT");
+                    String failure = c.awaitLine("FAILURE", LONG);
+                    await(() -> c.linesContaining("state=FAILED").size() >= 3, "three status lines after the failure");
+                    Map<String, String> s = c.status();
+                    ch.abandon();
+                    long after = ChildJvm.number(s, "delivered") - 1_000;
+                    if (after != 0 || ChildJvm.number(s, "corrupt") != 0 || ChildJvm.number(s, "gaps") != 0
+                            || !failure.contains("the producer dropped this consumer")) {
+                        wrong.add("run " + run + ": " + after + " frames delivered after the stop, status " + s + ", " + failure);
+                    }
+                    System.out.println("run " + run + ": " + after + " frames delivered after the stop (" + ChildJvm.number(s, "corrupt")
+                            + " corrupt), " + failure);
+                }
+                publisher.stop();
+            }
+        }
+        System.out.println(wrong.size() + " of " + DROP_RUNS + " runs delivered frames after the drop");
+        assertThat(wrong).as(wrong.size() + " of " + DROP_RUNS + " runs delivered frames after the drop").isEmpty();
+    }
+
     @Test
     void theProducersSnapshotAndDrainReportShowTheConsumerProcessAndItsDropWhileTheDrainWaits() throws Exception {
         try (SeqlinkRuntime rt = runtime()) {

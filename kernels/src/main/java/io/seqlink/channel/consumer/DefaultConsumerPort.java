@@ -63,6 +63,11 @@ public final class DefaultConsumerPort implements ConsumerPort {
     private final Rounds rounds;
     private final DeliveryContext deliveries;
     private final PortDriver driver;
+    /**
+     * The seat of a port attached from another process, which its host listeners' rounds are checked against;
+     * {@code null} for a channel's own port.
+     */
+    private final @Nullable SeatLease lease;
 
     /**
      * Allocates the consumer's memory (tracked in {@code allocations}, which the channel frees) and binds its steps.
@@ -79,7 +84,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
             List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath, PublishBell bell, int bellSlot) {
         this(backend, spec, device, transport, new ConsumerLink.Setup(backend, spec.producer(), backend.device(device),
                 spec.geometry(), producerControl, producerRing, pushTargets, allocations, null), doorbells, producer, onQuiet, onDeath,
-                bell, bellSlot);
+                bell, bellSlot, null);
     }
 
     /**
@@ -96,19 +101,26 @@ public final class DefaultConsumerPort implements ConsumerPort {
      * mirror's {@code consumed_seq}. {@code spec} describes the producer's channel as the handshake gave it, with
      * {@code device} a consumer and a host listener. Its own memory is tracked in {@code allocations}. Any thread (the
      * attaching one); the port is then used as any other, except that no publish in this process rings a bell for
-     * it: its device loop never dozes while it is active with a listener ({@link PortDriver#holdsLoopAwake}).
+     * it: its device loop never dozes while it is active with a listener ({@link PortDriver#holdsLoopAwake}). Its host
+     * listeners' rounds are checked against {@code lease}, the seat the producer gates on ({@link LeasedHostFrames}).
      */
     public static DefaultConsumerPort attached(Backend backend, ChannelSpec spec, int device, SharedReplica replica,
-            ProducerView producer, List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath) {
+            SeatLease lease, ProducerView producer, List<AutoCloseable> allocations, Runnable onQuiet,
+            Consumer<DeviceException> onDeath) {
+        if (!spec.pushesToHost(device)) {
+            throw new IllegalArgumentException("an attached channel's spec must name consumer " + device + " a host listener of "
+                    + "a lossless channel (its frames are read in place, checked against the seat's lease); got " + spec);
+        }
         return new DefaultConsumerPort(backend, spec, device, Transport.SHARED_MEMORY, new ConsumerLink.Setup(backend,
                 spec.producer(), backend.device(device), spec.geometry(), replica.control(), replica.ring(), List.of(), allocations,
-                replica.mirror()), null, producer, onQuiet, onDeath, null, -1);
+                replica.mirror()), null, producer, onQuiet, onDeath, null, -1, Objects.requireNonNull(lease, "lease"));
     }
 
     private DefaultConsumerPort(Backend backend, ChannelSpec spec, int device, Transport transport, ConsumerLink.Setup setup,
             @Nullable MappedBuffer doorbells, ProducerView producer, Runnable onQuiet, Consumer<DeviceException> onDeath,
-            @Nullable PublishBell bell, int bellSlot) {
+            @Nullable PublishBell bell, int bellSlot, @Nullable SeatLease lease) {
         this.channel = spec.name();
+        this.lease = lease;
         this.device = device;
         this.transport = Objects.requireNonNull(transport, "transport for consumer " + device);
         this.spec = spec;
@@ -256,12 +268,15 @@ public final class DefaultConsumerPort implements ConsumerPort {
 
     /**
      * Where a new host listener's frames come from: the replica the producer pushes them into when the channel opened
-     * with one for this consumer ({@link ChannelSpec#pushesToHost}), else the host ring its stream stages them into.
+     * with one for this consumer ({@link ChannelSpec#pushesToHost}), checked against the seat's lease on a port attached
+     * from another process; else the host ring its stream stages them into.
      */
     private HostFrames hostFrames() {
         HostPush push = steps.hostPush;
         if (push != null) {
-            return new PushedHostFrames(deliveries, push);
+            PushedHostFrames pushed = new PushedHostFrames(deliveries, push);
+            SeatLease l = lease;
+            return l == null ? pushed : new LeasedHostFrames(pushed, l);
         }
         prepareHostRing();
         return new StagedHostFrames(deliveries);
@@ -419,8 +434,9 @@ public final class DefaultConsumerPort implements ConsumerPort {
     }
 
     /**
-     * The drain, once the consumer is stopped: no listener is called from now on (a call in progress finishes), and
-     * the highest sequence ever handed to a listener, final from here. Any thread.
+     * No listener is called from now on (a call in progress finishes; the rest of a round in delivery is not handed),
+     * and the highest sequence ever handed to a listener, final from here: the channel's drain, once the consumer is
+     * stopped, and an attached channel as it leaves {@code OPEN}. Any thread.
      */
     public long sealDeliveries() {
         return subscriptions.seal();

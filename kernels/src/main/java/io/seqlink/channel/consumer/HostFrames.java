@@ -2,12 +2,13 @@ package io.seqlink.channel.consumer;
 
 /**
  * Where a host listener's frames come from, and so what a round of them is on the device and how it is acknowledged:
- * {@link StagedHostFrames} (the consumer's stream consumes and copies each round into the pinned host ring) or
+ * {@link StagedHostFrames} (the consumer's stream consumes and copies each round into the pinned host ring),
  * {@link PushedHostFrames} (the producer's publish step pushed every frame into a host replica already; nothing runs
- * on the consumer's device). {@link HostDelivery} takes one and leaves to it everything but the listener's calls.
+ * on the consumer's device) or {@link LeasedHostFrames} (those of a channel attached from another process, valid while
+ * its seat holds). {@link HostDelivery} takes one and leaves to it everything but the listener's calls.
  * A new instance per subscription; its methods run on the port's deliverer, as {@link ListenerDelivery}'s do.
  */
-sealed interface HostFrames permits StagedHostFrames, PushedHostFrames {
+sealed interface HostFrames permits StagedHostFrames, PushedHostFrames, LeasedHostFrames {
 
     /** The host ring the listener reads the round's frames from. */
     HostRing ring();

@@ -30,7 +30,8 @@ import java.util.function.Consumer;
 /**
  * Attaches this process to a channel another process of the host shares: connects to its socket, runs the handshake,
  * maps the region, checks it against what the producer announced, and builds an ordinary consumer port over the shared
- * replica (a host listener reads it in place; its acknowledgements land in the seat the producer gates on).
+ * replica (a host listener reads it in place, each round checked against the seat's lease; its acknowledgements land in
+ * the seat the producer gates on).
  * Stateless; any thread.
  */
 public final class AttachedChannels {
@@ -149,8 +150,14 @@ public final class AttachedChannels {
                 .stallTimeout(producerStall).hostListeners(spec.device()).build();
         CountDownLatch quiet = new CountDownLatch(1);
         Attachment[] self = new Attachment[1];
+        AttachmentLease lease = new AttachmentLease(region, layout, a.seat(), a.epoch(), producerStall, why -> {
+            Attachment at = self[0];
+            if (at != null) {
+                at.seatLost(why);
+            }
+        });
         DefaultConsumerPort port = DefaultConsumerPort.attached(backend, portSpec, spec.device(),
-                new DefaultConsumerPort.SharedReplica(control, ring, mirror), new SharedProducerView(control, ring, geometry),
+                new DefaultConsumerPort.SharedReplica(control, ring, mirror), lease, new SharedProducerView(control, ring, geometry),
                 allocations, quiet::countDown, cause -> {
                     Attachment at = self[0];
                     if (at != null) {

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One attachment of this process to a shared channel ({@link AttachedChannel}): its port, its connection, its mapping
  * and its heartbeat thread, and its state, changed only by compare-and-set ({@code OPEN → FAILED}, either to
- * {@code CLOSED}). Every method is safe from any thread.
+ * {@code CLOSED}). Leaving {@code OPEN} seals the port's deliveries first, so no listener call begins from then on, the
+ * rest of a round in delivery included. Every method is safe from any thread.
  */
 final class Attachment implements AttachedChannel {
 
@@ -66,14 +67,44 @@ final class Attachment implements AttachedChannel {
         t.start();
     }
 
-    /** The producer is gone: {@code FAILED}, the port stopped (no listener call begins from now). Any thread, once. */
+    /**
+     * The producer is gone: {@code FAILED}, the port's deliveries sealed (no listener call begins from now, not even of
+     * the round in delivery; one in progress finishes) and the port stopped. Any thread; the first failure wins.
+     */
     void fail(String why) {
-        ChannelFailedException f = new ChannelFailedException(name, new SeqlinkException(why));
-        if (failure.compareAndSet(null, f) && state.compareAndSet(ChannelState.OPEN, ChannelState.FAILED)) {
+        record(why);
+    }
+
+    /**
+     * The port found its seat taken back around a round ({@link AttachmentLease}), {@code why} naming the frames: fails
+     * the attachment as {@link #fail} does; when it failed or closed already (its heartbeat thread saw the drop first,
+     * say), {@code why} says what that failure cannot (which frames the listener had), so it is added to the failure
+     * ({@link Throwable#addSuppressed}) and logged. Any thread.
+     */
+    void seatLost(String why) {
+        if (record(why) && state() == ChannelState.FAILED) {
+            return; // failed with why, logged
+        }
+        Throwable first = failure.get();
+        if (first != null && !why.equals(java.util.Objects.requireNonNull(first.getCause()).getMessage())) {
+            first.addSuppressed(new SeqlinkException(why));
+        }
+        log.error("seqlink attached channel '{}' (seat {}, epoch {}, {}): {}", name, seat, epoch,
+                state().name().toLowerCase(java.util.Locale.ROOT), why);
+    }
+
+    /** Records {@code why} as the failure unless one is recorded, then {@code OPEN → FAILED}; whether it recorded it. */
+    private boolean record(String why) {
+        if (!failure.compareAndSet(null, new ChannelFailedException(name, new SeqlinkException(why)))) {
+            return false;
+        }
+        if (state.compareAndSet(ChannelState.OPEN, ChannelState.FAILED)) {
+            port.sealDeliveries();
             port.stop();
             log.error("seqlink attached channel '{}' (seat {}, epoch {}) failed: {}; close() it, and attach again once a "
                     + "producer shares it", name, seat, epoch, why);
         }
+        return true;
     }
 
     @Override
@@ -121,11 +152,12 @@ final class Attachment implements AttachedChannel {
         if (w != null) {
             w.close();
         }
+        port.sealDeliveries(); // no listener call begins from here, not even of the round in delivery
         port.stop();
         unregister.accept(port);
         port.shutMemory();
-        ExportSeats.closeQuietly(connection); // the producer drops the seat as the connection ends
         if (port.deliversOn(Thread.currentThread())) {
+            ExportSeats.closeQuietly(connection); // the producer drops the seat as the connection ends
             return; // its own listener closes it: the memory it reads stays until the runtime's backend closes
         }
         boolean quietNow = false;
@@ -134,6 +166,9 @@ final class Attachment implements AttachedChannel {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // after the last listener call: until the connection ends the seat stays live, so the producer rewrites no slot
+        // such a call reads (past the wait, the producer drops the seat for its stopped heartbeat anyway)
+        ExportSeats.closeQuietly(connection);
         if (!quietNow) {
             log.warn("seqlink attached channel '{}': a listener was still in a call after {}; its memory stays until the runtime's "
                     + "backend closes", name, stallTimeout);

@@ -204,9 +204,9 @@ public final class ChannelExport implements AutoCloseable {
     }
 
     /**
-     * Ends the share: the region says closed, every seat is dropped (their consumers see their connection end and fail),
-     * the threads end and both files are removed. Idempotent; any thread. Consumers' mappings stay valid until they
-     * close them.
+     * Ends the share: the region says closed, every connection is closed (the consumers see it and fail; their seats keep
+     * their epochs, as nothing is written into the region from here on), the threads end and both files are removed.
+     * Idempotent; any thread. Consumers' mappings stay valid until they close them.
      */
     @Override
     public void close() {
@@ -217,7 +217,7 @@ public final class ChannelExport implements AutoCloseable {
         region.setRelease(SharedLayout.L_STATE, SharedLayout.STATE_CLOSED);
         server.close();
         liveness.close();
-        seats.dropAll("the producer closed the channel");
+        seats.closeAll();
         mapped.forEach(MappedBuffer::close);
         try {
             Files.deleteIfExists(socket);

@@ -20,10 +20,13 @@ import org.slf4j.LoggerFactory;
  * ({@link #take}): its acknowledgement set to the frames published so far, then the live word, then the published
  * count read again as the start and the acknowledgement raised to it, so a claim that did not see the seat can only
  * overwrite frames up to the start ({@code docs/cross-process.md} gives the argument). A drop is one compare-and-set of
- * the live word back to 0, so a seat is dropped once, whoever finds it dead.
+ * the live word back to 0, so a seat is dropped once, whoever finds it dead; the producer rewrites a slot the seat has
+ * not acknowledged only after its gating read the live word as something else, so after the drop (the attached
+ * consumer checks its seat after its reads for that: {@link AttachmentLease}). The channel's close drops nothing: it ends
+ * the connections ({@link #closeAll}).
  *
- * <p>{@link #take} runs on the attach thread only; {@link #drop}, {@link #slowestAcknowledged} and the getters on
- * any thread.
+ * <p>{@link #take} runs on the attach thread only; {@link #drop}, {@link #closeAll}, {@link #slowestAcknowledged} and
+ * the getters on any thread.
  */
 final class ExportSeats {
 
@@ -37,6 +40,8 @@ final class ExportSeats {
     private final @Nullable SocketChannel[] connections;
     /** Whether a seat is taken (from take to drop). Under this lock. */
     private final boolean[] reserved;
+    /** Set by {@link #closeAll}: no seat is dropped any more. */
+    private volatile boolean closed;
 
     ExportSeats(String channel, SharedRegion region, SharedLayout layout, LongSupplier published) {
         this.channel = channel;
@@ -91,10 +96,13 @@ final class ExportSeats {
         return true;
     }
 
-    /** Drops seat {@code seat} if it still holds {@code epoch}: it no longer gates, and its connection is closed. */
+    /**
+     * Drops seat {@code seat} if it still holds {@code epoch}: it no longer gates, and its connection is closed. Nothing
+     * is dropped once the seats are closed ({@link #closeAll}).
+     */
     boolean drop(int seat, long epoch, String why) {
         long line = layout.seatLine(seat);
-        if (epoch == 0 || !region.compareAndSet(line + SharedLayout.S_LIVE, epoch, 0)) {
+        if (epoch == 0 || closed || !region.compareAndSet(line + SharedLayout.S_LIVE, epoch, 0)) {
             return false;
         }
         SocketChannel c;
@@ -191,10 +199,27 @@ final class ExportSeats {
         return n;
     }
 
-    /** Drops every seat (the channel closes). */
-    void dropAll(String why) {
+    /**
+     * The channel closes: every connection is closed, and no seat is dropped from here on. The live seats keep their
+     * epochs: the producer writes nothing into the region after it closed, so a consumer still reading a round finds its
+     * seat held and its frames intact, where a drop would make it report them possibly rewritten; the closed region state
+     * and the connection's end tell it the producer is gone. Any thread, once the heartbeat thread was told to end
+     * (a look it was still making drops nothing).
+     */
+    void closeAll() {
+        closed = true;
         for (int i = 0; i < connections.length; i++) {
-            drop(i, liveEpoch(i), why);
+            SocketChannel c;
+            synchronized (this) {
+                c = connections[i];
+                connections[i] = null;
+                reserved[i] = false;
+            }
+            if (c != null) {
+                log.info("seqlink channel '{}': the connection of consumer process {} (seat {}, epoch {}) closed: the producer "
+                        + "closed the channel", channel, region.getAcquire(layout.seatLine(i) + SharedLayout.S_PID), i, liveEpoch(i));
+                closeQuietly(c);
+            }
         }
     }
 

@@ -92,7 +92,8 @@ public interface DeviceFrames {
 
     /**
      * Whether frame {@code sequence} of this round carries a trace context in its header. See
-     * {@link #context(long, FrameContext)}, which this is without the copy; allocates nothing.
+     * {@link #context(long, FrameContext)}, which this is without the copy. The listener's thread, during the call;
+     * allocates nothing.
      *
      * @throws IllegalArgumentException when {@code sequence} is outside {@link #first()}..{@link #last()}
      */

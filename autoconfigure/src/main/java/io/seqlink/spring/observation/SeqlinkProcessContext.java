@@ -9,7 +9,7 @@ import io.seqlink.channel.FrameContext;
  * continues the trace context the frame carried in its header (its carrier, which a tracing handler's propagator reads
  * as a W3C {@code traceparent}). Made per observed frame: around a host listener's call, on the listener's thread; or
  * by a device listener's stage from the frame's context ({@link ChannelObservations#startProcess}), from the launch of
- * the frame's work until the stage carried its outcome on, across threads.
+ * the frame's work until the stage carried its outcome on, across threads. Its accessors: any thread.
  */
 public final class SeqlinkProcessContext extends ReceiverContext<FrameContext> {
 

@@ -9,6 +9,7 @@ import io.seqlink.backend.Memory;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.observation.ChannelObservations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,11 +76,13 @@ final class InferenceLane implements AutoCloseable {
     /**
      * Allocates the model and staging ring on {@code device} and computes the weights there.
      *
-     * @param shard  this device's index among the {@code shards} inference devices: it infers the frames
-     *               whose sequence {@code s} has {@code (s - 1) % shards == shard}
+     * @param shard        this device's index among the {@code shards} inference devices: it infers the frames
+     *                     whose sequence {@code s} has {@code (s - 1) % shards == shard}
+     * @param observations the starter's observations, which start the traced frames' observations ({@link FrameTraces});
+     *                     {@code null}: no frame is traced
      */
     InferenceLane(Device device, int shard, int shards, PublishChannel results, PipelineProperties props, int capacity,
-            PipelineStatistics.DeviceStatistics stats, FrameTraces traces) {
+            PipelineStatistics.DeviceStatistics stats, @Nullable ChannelObservations observations) {
         this.device = device.ordinal();
         this.shard = shard;
         this.shards = shards;
@@ -90,7 +93,7 @@ final class InferenceLane implements AutoCloseable {
         this.capacity = capacity;
         this.results = results;
         this.stats = stats;
-        this.traces = traces;
+        this.traces = new FrameTraces(observations, capacity);
         this.stats.expectFrom(shard + 1L);
         long weightCount = (long) classes * pixels;
         DeviceBuffer w = null;

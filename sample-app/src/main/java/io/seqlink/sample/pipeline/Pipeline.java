@@ -79,7 +79,7 @@ public final class Pipeline implements AutoCloseable {
                 PublishChannel results = bean(runtime.channel(resultsChannel(d)).orElseThrow(), channelBeans);
                 // The credit bound keeps at most max-in-flight records outstanding in all lanes together.
                 lanes.put(d, new InferenceLane(runtime.backend().device(d), i, inference.size(), results, props,
-                        props.maxInFlight(), ds, new FrameTraces(observations, props.maxInFlight())));
+                        props.maxInFlight(), ds, observations));
             }
             this.preprocessor = new FramePreprocessor(frames, runtime.backend().device(frames.spec().producer()), props, stats);
         } catch (RuntimeException ex) {

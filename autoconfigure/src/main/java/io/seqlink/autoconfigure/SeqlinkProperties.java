@@ -348,7 +348,9 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      * @param enabled             Whether the channel records observations. Off by default: a channel that is not
      *                            observed costs nothing per frame.
      * @param samplingProbability Fraction of published frames observed and given a trace context, 0 to 1; the rest are
-     *                            published as if observation were off.
+     *                            published as if observation were off. A frame published while a listener handles a
+     *                            frame of an observed channel continues that frame's trace whatever this says, so 0
+     *                            observes only such frames.
      */
     public record ObservedChannel(@DefaultValue("false") boolean enabled, @DefaultValue("1.0") double samplingProbability) {
 

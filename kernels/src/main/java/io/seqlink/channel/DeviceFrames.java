@@ -14,6 +14,11 @@ import io.seqlink.backend.Memory;
  * ({@code first() == last()}) is published, and may end without it: the frames the round took are those
  * {@code max(first(), VALID_FROM) .. min(last(), READY_TO)} of the {@link #descriptor()}, which the consume
  * step writes before the listener's work runs (stream order), so kernels read it there, never the host.
+ *
+ * <p>A frame's trace context ({@link PublishChannel#context(FrameContext)}) is read on the host, from the header words
+ * the producing host wrote, not from the device: {@link #hasContext(long)} and {@link #context(long, FrameContext)}
+ * make no device call, so a listener learns each frame's context as it enqueues that frame's work and can carry it to
+ * what the work publishes.
  */
 public interface DeviceFrames {
 
@@ -84,4 +89,34 @@ public interface DeviceFrames {
      * may cancel it. A round kernel passes it to {@code seqlink::device::take_round}.
      */
     boolean armed();
+
+    /**
+     * Whether frame {@code sequence} of this round carries a trace context in its header. See
+     * {@link #context(long, FrameContext)}, which this is without the copy. The listener's thread, during the call;
+     * allocates nothing.
+     *
+     * @throws IllegalArgumentException when {@code sequence} is outside {@link #first()}..{@link #last()}
+     */
+    default boolean hasContext(long sequence) {
+        return false;
+    }
+
+    /**
+     * Copies the trace context frame {@code sequence} of this round carries in its header into {@code into} and returns
+     * {@code true}, or clears {@code into} and returns {@code false} when it carries none. Read on the host from the
+     * header words the producer's host wrote (one word for a frame without a context); no device call, no allocation.
+     * The listener's thread, during the call.
+     *
+     * <p>The channel keeps a frame's slot until every consumer acknowledged it, and the channel's own ack step follows
+     * the call, so for an ordinary listener the answer holds for the whole call. A frame not seen published as the call
+     * runs (an armed round's, or one a round kernel takes later), and one whose slot the producer has claimed again
+     * (under {@code latest} delivery, or once the listener's own kernel acknowledged the round: read the contexts
+     * before enqueuing it), carries none as far as this says: never another frame's.
+     *
+     * @throws IllegalArgumentException when {@code sequence} is outside {@link #first()}..{@link #last()}
+     */
+    default boolean context(long sequence, FrameContext into) {
+        into.clear();
+        return false;
+    }
 }

@@ -1,6 +1,7 @@
 package io.seqlink.spring.observation;
 
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.ObservationView;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
 import io.seqlink.channel.AttachedConsumer;
@@ -20,12 +21,21 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An observed channel, as its bean: a sampled frame's {@code offer} (once it has a slot: a refused offer is not
+ * An observed channel, as its bean: an observed frame's {@code offer} (once it has a slot: a refused offer is not
  * observed) or claim {@code commit} runs inside a
  * {@code seqlink.publish} observation, and the frame carries the observation's trace context in its header (a tracing
  * handler's propagator writes it into the frame's {@link FrameContext} as the observation starts); every other call,
- * and every frame the sampler leaves out, goes straight to the channel. On a sampled commit the observation's context
- * replaces one the caller set with {@link #context}. Threading: as {@link PublishChannel}'s, method by method.
+ * and every frame left unobserved, goes straight to the channel. On an observed commit the observation's context
+ * replaces one the caller set with {@link #context}.
+ *
+ * <p>Which frames are observed: those the sampler picks, and every frame sent while the thread handles a frame of an
+ * observed channel, inside a {@code seqlink.process} observation (a host listener's call, or a device listener's stage
+ * that carries a frame's outcome on: {@link ChannelObservations#startProcess}). The sampler decides where a trace
+ * enters seqlink; a trace already carried by a frame is continued on the next channel, not cut there by a second
+ * coin (the parent-based sampling of tracers: a child follows its parent's decision). So a channel whose frames only
+ * continue traces can be observed with {@code sampling-probability: 0}: it starts none. Telling costs the sampler's
+ * draw and, for a frame it leaves out, one look at the thread's current observation and its parents; nothing is
+ * allocated. Threading: as {@link PublishChannel}'s, method by method.
  */
 final class ObservedPublishChannel implements PublishChannel {
 
@@ -59,9 +69,24 @@ final class ObservedPublishChannel implements PublishChannel {
                 });
     }
 
+    /** Whether the next frame is observed: the sampler's pick, or a frame sent while one is handled (see the class). */
+    private boolean observesNext() {
+        return sampler.sample() || handlingAFrame();
+    }
+
+    /** Whether the thread is inside a {@code seqlink.process} observation, or in one opened within it. */
+    private boolean handlingAFrame() {
+        for (ObservationView o = registry.getCurrentObservation(); o != null; o = o.getContextView().getParentObservation()) {
+            if (o.getContextView() instanceof SeqlinkProcessContext) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public long offer(ByteBuffer src) {
-        if (!sampler.sample()) {
+        if (!observesNext()) {
             return channel.offer(src);
         }
         return observedOffer(src);
@@ -69,7 +94,7 @@ final class ObservedPublishChannel implements PublishChannel {
 
     @Override
     public long offer(byte[] src, int offset, int length) {
-        if (!sampler.sample()) {
+        if (!observesNext()) {
             return channel.offer(src, offset, length);
         }
         if (offset < 0 || length < 0 || offset + length > src.length) {
@@ -79,7 +104,7 @@ final class ObservedPublishChannel implements PublishChannel {
     }
 
     /**
-     * A sampled offer: claims first, so only a frame that is sent is observed; a refused claim returns its status as
+     * An observed offer: claims first, so only a frame that is sent is observed; a refused claim returns its status as
      * {@code offer} does (a thread whose own committed frames fill the window gets the channel's {@code offer},
      * unobserved, which publishes them). The observation covers the commit and the publish, after the payload's copy.
      */
@@ -115,7 +140,7 @@ final class ObservedPublishChannel implements PublishChannel {
 
     @Override
     public void commit(int length) {
-        if (!sampler.sample()) {
+        if (!observesNext()) {
             channel.commit(length);
             return;
         }
@@ -124,7 +149,7 @@ final class ObservedPublishChannel implements PublishChannel {
 
     @Override
     public void commitDevice(int length) {
-        if (!sampler.sample()) {
+        if (!observesNext()) {
             channel.commitDevice(length);
             return;
         }

@@ -4,17 +4,21 @@ import io.seqlink.backend.ConsumeKernel;
 import io.seqlink.backend.DeviceStream;
 import io.seqlink.backend.Memory;
 import io.seqlink.channel.DeviceFrames;
+import io.seqlink.channel.FrameContext;
 
 /**
  * The frames of one device round as a device listener sees them: one per delivery, set for each round it is handed
  * ({@link #round}), valid during the listener's call. {@link #memory()} is where the listener reads the frames: the
  * consumer's local ring in copy mode, the source ring in direct mode, and for a round kernel (which reads the frames
- * where they are) always the source ring.
+ * where they are) always the source ring. A frame's trace context is read through the port's {@link ProducerView}, from
+ * the header words the producer's host wrote.
  */
 final class DeviceFramesView implements DeviceFrames {
 
     private final DeliveryContext ctx;
     private final Memory memory;
+    /** {@link #hasContext}'s copy: the listener's thread only, one call at a time. */
+    private final FrameContext scratch = new FrameContext();
     private long first;
     private long last;
     private long round;
@@ -96,5 +100,19 @@ final class DeviceFramesView implements DeviceFrames {
     @Override
     public boolean armed() {
         return armed;
+    }
+
+    @Override
+    public boolean hasContext(long sequence) {
+        return context(sequence, scratch);
+    }
+
+    @Override
+    public boolean context(long sequence, FrameContext into) {
+        if (sequence < first || sequence > last) {
+            throw new IllegalArgumentException("frame " + sequence + " is not in this round of channel '" + ctx.channel()
+                    + "' (frames " + first + ".." + last + "); ask for the context of a frame of the round");
+        }
+        return ctx.producer().context(sequence, into);
     }
 }

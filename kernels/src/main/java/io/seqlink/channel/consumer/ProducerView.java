@@ -1,5 +1,7 @@
 package io.seqlink.channel.consumer;
 
+import io.seqlink.channel.FrameContext;
+
 /**
  * What a consumer port reads of its channel's producer: how far the producer published, on the device and as
  * enqueued, and when a frame was published. Implemented by the channel that owns the port; every method is safe
@@ -22,4 +24,15 @@ public interface ProducerView {
      * listener gets); exact for a range no longer than the ring that is not yet overwritten.
      */
     long paddingIn(long from, long to);
+
+    /**
+     * Copies the trace context published frame {@code sequence} carries in its header, as the producing host wrote it,
+     * into {@code into} and returns {@code true}; clears {@code into} and returns {@code false} when it carries none,
+     * is not published yet, or its slot holds a later frame already. Allocates nothing. A producer whose header words
+     * this process does not write (one in another process) answers none.
+     */
+    default boolean context(long sequence, FrameContext into) {
+        into.clear();
+        return false;
+    }
 }

@@ -437,5 +437,10 @@ final class DefaultPublishChannel implements PublishChannel {
         public long paddingIn(long from, long to) {
             return calls.paddingIn(from, to);
         }
+
+        @Override
+        public boolean context(long sequence, FrameContext into) {
+            return calls.context(sequence, into);
+        }
     }
 }

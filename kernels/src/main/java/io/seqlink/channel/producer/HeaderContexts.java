@@ -6,13 +6,17 @@ import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.SlotHeader;
 
 /**
- * Writes the trace-context words of the slot headers ({@link SlotHeader#CONTEXT} onward) in the memory the host writes
- * frames into (the staging ring, or the ring itself when it is in host memory), and keeps a frame published without a
- * context from carrying the one an earlier frame of its slot left there: it clears the context word only of a slot
- * whose header holds one, so a channel that never traces never writes a context word.
+ * The trace-context words of the slot headers ({@link SlotHeader#CONTEXT} onward) in the memory the host writes frames
+ * into (the staging ring, or the ring itself when it is in host memory): writes them for a claimed frame, keeps a frame
+ * published without a context from carrying the one an earlier frame of its slot left there (it clears the context
+ * word only of a slot whose header holds one, so a channel that never traces never writes a context word), and reads
+ * them back for a published frame, whose words are there whatever ring the device reads: a device listener's frames
+ * are on the device, their header words here on the host.
  *
- * <p>Threading: each method is called by the thread holding {@code sequence}'s claim, which owns the slot's header
- * words and its entry here until its commit (the sequencer orders one lap's claim after the last lap's commit).
+ * <p>Threading: {@link #write} and {@link #settle} are called by the thread holding {@code sequence}'s claim, which owns
+ * the slot's header words and its entry here until its commit (the sequencer orders one lap's claim after the last
+ * lap's commit); {@link #read} by any thread, for a frame whose commit happened-before the call (its caller checks that
+ * the slot still holds it).
  */
 final class HeaderContexts {
 
@@ -66,5 +70,21 @@ final class HeaderContexts {
         }
         holder[slot] = 0;
         return true;
+    }
+
+    /**
+     * Copies the context words of {@code sequence}'s slot into {@code into}; returns whether they hold a context
+     * (otherwise {@code into} is cleared). Plain reads: what they are worth, the caller decides (see
+     * {@link Producer#context}). Allocates nothing.
+     */
+    boolean read(long sequence, FrameContext into) {
+        long offset = geometry.offsetOf(sequence);
+        if (headers.getPlain(offset + SlotHeader.CONTEXT) != SlotHeader.CONTEXT_W3C) {
+            into.clear();
+            return false;
+        }
+        into.set(headers.getPlain(offset + SlotHeader.TRACE_ID_HIGH), headers.getPlain(offset + SlotHeader.TRACE_ID_LOW),
+                headers.getPlain(offset + SlotHeader.SPAN_ID), (int) headers.getPlain(offset + SlotHeader.TRACE_FLAGS));
+        return into.isPresent();
     }
 }

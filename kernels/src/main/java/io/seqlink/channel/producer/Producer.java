@@ -11,6 +11,7 @@ import io.seqlink.channel.FrameContext;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.Sequences;
 import io.seqlink.layout.SlotHeader;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -478,6 +479,34 @@ public final class Producer {
     /** When {@code sequence} was published, by {@link System#nanoTime()}; 0 when not known. */
     public long publishTime(long sequence) {
         return publishTimes.of(sequence);
+    }
+
+    /**
+     * Copies the trace context frame {@code sequence} carries into {@code into} and returns {@code true}; clears
+     * {@code into} and returns {@code false} when it carries none, is not published yet, or its slot was claimed again
+     * since (under {@code latest} delivery, or once every consumer acknowledged it). Any thread; allocates nothing.
+     *
+     * <p>Why the answer is the frame's own: the words are written by the thread holding the claim before its commit
+     * mark (a release), which the publisher reads before it enqueues the publish step and then raises
+     * {@link #published()} (a release); a frame seen published there (an acquire), or on the device's mirror of
+     * {@code publish_seq} (which the step stores after the frames, memory-model.md HR2; seen by a consumer before the
+     * publisher's store of the count, on a loaded host), has its words in place. They stay until the slot's next claim,
+     * which takes the claim cursor past {@code sequence + slots - 1} (a compare-and-set) before it writes any of them;
+     * so the cursor is read after the words, behind an acquire fence (the order of {@code StampedLock.validate}): had a
+     * read seen a word of the next claim, the cursor would show that claim, and the words are dropped.
+     */
+    public boolean context(long sequence, FrameContext into) {
+        if (sequence < 1 || (sequencer.published() < sequence && producer.publishedOnDevice() < sequence)) {
+            into.clear();
+            return false;
+        }
+        boolean found = producer.readContext(sequence, into);
+        VarHandle.acquireFence(); // the words above are read before the cursor below
+        if (found && sequencer.claimed() - sequence >= geometry.slots()) {
+            into.clear();
+            return false;
+        }
+        return found;
     }
 
     /** How many of {@code from..to} are padding, claims given back ({@link AbandonedSequences#count} says when it is exact). */

@@ -160,6 +160,14 @@ public final class ProducerTransport {
     }
 
     /**
+     * Copies the context words of {@code sequence}'s header, where the host writes frames, into {@code into}; any thread,
+     * for a committed frame (see {@link Producer#context}, which checks that the slot still holds it).
+     */
+    boolean readContext(long sequence, FrameContext into) {
+        return contexts.read(sequence, into);
+    }
+
+    /**
      * Ends the header of a frame a kernel wrote into the ring, beside {@link #setLength}: when its context words changed
      * for it (written for it, or an earlier frame's cleared), copies them to a ring in device memory on the producer
      * stream; nothing at all for a frame without a context in a slot that held none.

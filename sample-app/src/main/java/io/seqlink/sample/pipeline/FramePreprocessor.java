@@ -173,6 +173,11 @@ public final class FramePreprocessor implements AutoCloseable {
         }
     }
 
+    /** Takes frames again after {@link #stop}: the pipeline was started again (its context restarted). */
+    void resume() {
+        stopped = false;
+    }
+
     @Override
     public void close() {
         image.close();

@@ -1,5 +1,6 @@
 package io.seqlink.sample.pipeline;
 
+import io.micrometer.observation.Observation;
 import io.seqlink.backend.Device;
 import io.seqlink.backend.DeviceBuffer;
 import io.seqlink.backend.DeviceStream;
@@ -8,6 +9,7 @@ import io.seqlink.backend.Memory;
 import io.seqlink.channel.ClaimStatus;
 import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.spring.observation.ChannelObservations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,10 +28,15 @@ import org.slf4j.LoggerFactory;
  * the GPU: the host decides when to look, as the seqlink launcher does. The consumer stream is never
  * synchronised and the listener never blocks.
  *
+ * <h2>Traces</h2>
+ * A frame that carries a trace (channel {@code frames} observed) keeps it through the lane: {@link FrameTraces} starts
+ * the frame's {@code seqlink.process} observation as its inference is enqueued, and the forwarder publishes the result
+ * in that observation's scope, so the results channel's publish continues the frame's trace.
+ *
  * <h2>Threads</h2>
  * {@link #infer} runs on the launcher thread of this device (one at a time); {@link #forward()} runs
  * on the forwarder thread, the results channel's single producer. They share only the two pinned
- * words and the statistics.
+ * words, the traces' entries and the statistics.
  */
 final class InferenceLane implements AutoCloseable {
 
@@ -54,6 +61,7 @@ final class InferenceLane implements AutoCloseable {
     /** Written by the results producer stream after copying records out: the number of records free again. */
     private final MappedBuffer forwarded;
     private final PipelineStatistics.DeviceStatistics stats;
+    private final FrameTraces traces;
 
     // launcher thread of this device
     private @Nullable SampleWork work;
@@ -68,11 +76,13 @@ final class InferenceLane implements AutoCloseable {
     /**
      * Allocates the model and staging ring on {@code device} and computes the weights there.
      *
-     * @param shard  this device's index among the {@code shards} inference devices: it infers the frames
-     *               whose sequence {@code s} has {@code (s - 1) % shards == shard}
+     * @param shard        this device's index among the {@code shards} inference devices: it infers the frames
+     *                     whose sequence {@code s} has {@code (s - 1) % shards == shard}
+     * @param observations the starter's observations, which start the traced frames' observations ({@link FrameTraces});
+     *                     {@code null}: no frame is traced
      */
     InferenceLane(Device device, int shard, int shards, PublishChannel results, PipelineProperties props, int capacity,
-            PipelineStatistics.DeviceStatistics stats) {
+            PipelineStatistics.DeviceStatistics stats, @Nullable ChannelObservations observations) {
         this.device = device.ordinal();
         this.shard = shard;
         this.shards = shards;
@@ -83,6 +93,7 @@ final class InferenceLane implements AutoCloseable {
         this.capacity = capacity;
         this.results = results;
         this.stats = stats;
+        this.traces = new FrameTraces(observations, capacity);
         this.stats.expectFrom(shard + 1L);
         long weightCount = (long) classes * pixels;
         DeviceBuffer w = null;
@@ -136,8 +147,9 @@ final class InferenceLane implements AutoCloseable {
     /**
      * Enqueues the inference of this device's frames of one consume round on the consumer stream:
      * per frame, the header copy, the received-data checksum, {@code y = W x} and its checksum, all
-     * into one staging record; then one release write of the record count. Never waits, allocates
-     * nothing, and is idempotent when the round is delivered again after a failure.
+     * into one staging record (and the frame's trace beside it); then one release write of the record count. Never
+     * waits, allocates nothing for a frame without a trace, and is idempotent when the round is delivered again after a
+     * failure.
      */
     void infer(DeviceFrames frames) {
         DeviceStream stream = frames.stream();
@@ -168,12 +180,14 @@ final class InferenceLane implements AutoCloseable {
                     work.checksum(staging, rec + FrameLayout.HEADER_BYTES, 4L * classes, staging,
                             rec + FrameLayout.OUTPUT_CHECKSUM);
                     stream.writeValue(staging, rec + FrameLayout.DEVICE, device);
+                    traces.begin(frames, s, r);
                     records = r;
                 }
                 lastFrame = s;
             }
         } finally {
             if (records != before) {
+                traces.announce(records); // before the count below, which the forwarder waits for as well
                 // Release-ordered after every record above: the forwarder may copy them once it sees this.
                 stream.writeValue(done, DONE, records);
                 stats.inferred(records - before);
@@ -186,14 +200,15 @@ final class InferenceLane implements AutoCloseable {
     /**
      * Publishes the records the consumer stream has completed on the results channel: claims a slot per
      * record, copies the record into it on the results producer stream, and publishes them with one
-     * release add. Returns how many it forwarded; stops early (and tries again next time) when the
-     * results channel has no free slot.
+     * release add. A record whose frame carries a trace is committed inside its observation's scope (the results
+     * channel's publish observation is its child), which then stops. Returns how many it forwarded; stops early (and
+     * tries again next time) when the results channel has no free slot.
      */
     int forward() {
         if (stopped) {
             return 0;
         }
-        long ready = done.getAcquire(DONE);
+        long ready = Math.min(done.getAcquire(DONE), traces.announced());
         if (ready == forwardedRecords) {
             return 0;
         }
@@ -218,8 +233,19 @@ final class InferenceLane implements AutoCloseable {
                     break;
                 }
                 long r = forwardedRecords + 1;
-                out.copy(staging, ((r - 1) % capacity) * recordStride, ring, results.payloadOffset(seq), resultBytes);
-                results.commitDevice(resultBytes);
+                Observation trace = traces.take(r);
+                if (trace == null) {
+                    commit(r, seq, out, ring);
+                } else {
+                    try (Observation.Scope scope = trace.openScope()) {
+                        commit(r, seq, out, ring);
+                    } catch (RuntimeException | Error ex) {
+                        trace.error(ex);
+                        throw ex;
+                    } finally {
+                        trace.stop();
+                    }
+                }
                 forwardedRecords = r;
                 n++;
                 unpublished++;
@@ -238,8 +264,16 @@ final class InferenceLane implements AutoCloseable {
         return n;
     }
 
+    /** Enqueues the copy of record {@code r} into the claimed slot {@code seq} and commits it. */
+    private void commit(long r, long seq, DeviceStream out, Memory ring) {
+        out.copy(staging, ((r - 1) % capacity) * recordStride, ring, results.payloadOffset(seq), resultBytes);
+        results.commitDevice(resultBytes);
+    }
+
+    /** Frees the lane's memory; the traces of results never forwarded end here. Once the listener and forwarder stopped. */
     @Override
     public void close() {
+        traces.abandon(forwardedRecords + 1, records);
         closeQuietly(weights, staging, done, forwarded);
     }
 

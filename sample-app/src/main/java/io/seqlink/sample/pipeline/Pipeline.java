@@ -8,11 +8,13 @@ import io.seqlink.channel.DeviceFrames;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.channel.Violation;
+import io.seqlink.spring.observation.ChannelObservations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,10 @@ import org.slf4j.LoggerFactory;
  *        v
  *   [device 0] ResultCollector.collect: checksums, order, and the host's own recomputation
  * </pre>
+ *
+ * <p>It publishes through the channels' beans ({@code channelBeans}), as a service built on the starter does, so what
+ * the starter puts around an observed channel (its publish observation) applies; and it carries each traced frame's
+ * trace through the inference lane to the results channel ({@link FrameTraces}).
  */
 public final class Pipeline implements AutoCloseable {
 
@@ -47,14 +53,20 @@ public final class Pipeline implements AutoCloseable {
     private final FramePreprocessor preprocessor;
     private final ResultCollector collector;
 
-    public Pipeline(SeqlinkRuntime runtime, PipelineProperties props) {
+    /**
+     * @param channelBeans the channel beans by channel name (an observed channel's bean wraps the runtime's channel);
+     *                     a channel without one is published through the runtime's
+     * @param observations the starter's observations, {@code null} without Micrometer observation: no frame is traced
+     */
+    public Pipeline(SeqlinkRuntime runtime, PipelineProperties props, Map<String, PublishChannel> channelBeans,
+            @Nullable ChannelObservations observations) {
         this.runtime = runtime;
         this.props = props;
         List<Violation> problems = validate(runtime, props);
         if (!problems.isEmpty()) {
             throw new SeqlinkConfigurationException(problems);
         }
-        this.frames = runtime.channel(props.framesChannel()).orElseThrow();
+        this.frames = bean(runtime.channel(props.framesChannel()).orElseThrow(), channelBeans);
         List<Integer> inference = frames.consumerDevices();
         this.stats = new PipelineStatistics(props.maxInFlight());
         this.model = new ReferenceModel(props.pixels(), props.classes(), props.mean(), props.std(), props.weightSeed());
@@ -64,10 +76,10 @@ public final class Pipeline implements AutoCloseable {
                 int d = inference.get(i);
                 PipelineStatistics.DeviceStatistics ds = stats.device(d);
                 deviceStats.put(d, ds);
-                PublishChannel results = runtime.channel(resultsChannel(d)).orElseThrow();
+                PublishChannel results = bean(runtime.channel(resultsChannel(d)).orElseThrow(), channelBeans);
                 // The credit bound keeps at most max-in-flight records outstanding in all lanes together.
                 lanes.put(d, new InferenceLane(runtime.backend().device(d), i, inference.size(), results, props,
-                        props.maxInFlight(), ds));
+                        props.maxInFlight(), ds, observations));
             }
             this.preprocessor = new FramePreprocessor(frames, runtime.backend().device(frames.spec().producer()), props, stats);
         } catch (RuntimeException ex) {
@@ -83,6 +95,10 @@ public final class Pipeline implements AutoCloseable {
         log.info("sample pipeline: device {} prepares {}-pixel frames on '{}'; devices {} infer {} classes; results on {}",
                 frames.spec().producer(), props.pixels(), frames.name(), inference, props.classes(),
                 inference.stream().map(this::resultsChannel).toList());
+    }
+
+    private static PublishChannel bean(PublishChannel channel, Map<String, PublishChannel> beans) {
+        return beans.getOrDefault(channel.name(), channel);
     }
 
     /** Everything wrong with the sample's configuration against the runtime's channels, each with its fix. */

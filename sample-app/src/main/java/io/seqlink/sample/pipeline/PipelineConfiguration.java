@@ -9,16 +9,21 @@ import io.seqlink.autoconfigure.SeqlinkProperties;
 import io.seqlink.backend.BackendKind;
 import io.seqlink.channel.Frame;
 import io.seqlink.channel.FrameErrorHandler;
+import io.seqlink.channel.PublishChannel;
 import io.seqlink.spring.listener.ChannelListener;
 import io.seqlink.spring.listener.ChannelListenerEndpoint;
 import io.seqlink.spring.listener.ChannelListenerEndpointRegistry;
 import io.seqlink.spring.listener.ListenerContext;
 import io.seqlink.spring.listener.LoggingFrameErrorHandler;
+import io.seqlink.spring.observation.ChannelObservations;
 import io.seqlink.spring.support.BackendReasons;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -38,9 +43,17 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBooleanProperty(name = "sample.pipeline.enabled", matchIfMissing = true)
 public class PipelineConfiguration {
 
+    /**
+     * The pipeline over the channels' beans (observed ones wrapped by the starter) and, where Micrometer observation is
+     * set up, the starter's {@link ChannelObservations}, which start the traced frames' observations in the inference
+     * lanes.
+     */
     @Bean(destroyMethod = "close")
-    Pipeline pipeline(SeqlinkRuntime runtime, PipelineProperties properties) {
-        return new Pipeline(runtime, properties);
+    Pipeline pipeline(SeqlinkRuntime runtime, PipelineProperties properties, ObjectProvider<PublishChannel> channels,
+            ObjectProvider<ChannelObservations> observations) {
+        Map<String, PublishChannel> byName = new LinkedHashMap<>();
+        channels.orderedStream().forEach(c -> byName.put(c.name(), c));
+        return new Pipeline(runtime, properties, byName, observations.getIfAvailable());
     }
 
     @Bean

@@ -14,7 +14,8 @@ import org.springframework.context.SmartLifecycle;
  * waits until every frame in flight has come back to the collector, or the drain timeout passes;
  * only then do the channel listeners' registry drain the channels and the forwarder stop.
  *
- * <p>Phase: after the background source ({@link FrameSource#PHASE}), before the registry.
+ * <p>Phase: after the background source ({@link FrameSource#PHASE}), before the registry. Started again after a stop,
+ * the pipeline takes frames again.
  */
 public final class PipelineDrain implements SmartLifecycle {
 
@@ -31,8 +32,14 @@ public final class PipelineDrain implements SmartLifecycle {
         this.timeout = timeout;
     }
 
+    /**
+     * Takes frames (again): a context stopped and started again (Spring's test context pausing, which stops a cached
+     * context while other tests run and restarts it when it is used again, or {@code stop()} then {@code start()})
+     * gets its pipeline back, as the listener registry resumes delivery.
+     */
     @Override
     public void start() {
+        pipeline.preprocessor().resume();
         running = true;
     }
 

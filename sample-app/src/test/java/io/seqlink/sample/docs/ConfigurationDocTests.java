@@ -78,11 +78,11 @@ class ConfigurationDocTests {
 
     /**
      * {@code seqlink.channels.frames.consumers[0]} -> {@code seqlink.channels.<name>.consumers} (and so for
-     * {@code seqlink.attach}); map keys dropped.
+     * {@code seqlink.attach} and {@code seqlink.observation.channels}); map keys dropped.
      */
     static String normalize(String key) {
         String k = key.replaceAll("\\[\\d+]$", "");
-        for (String map : List.of("seqlink.channels", "seqlink.attach")) {
+        for (String map : List.of("seqlink.channels", "seqlink.attach", "seqlink.observation.channels")) {
             if (k.startsWith(map + ".")) {
                 String rest = k.substring(map.length() + 1);
                 return map + ".<name>" + rest.substring(rest.indexOf('.'));

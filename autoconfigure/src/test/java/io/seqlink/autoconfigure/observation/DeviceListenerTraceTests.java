@@ -17,7 +17,6 @@ import io.seqlink.channel.PublishChannel;
 import io.seqlink.spring.listener.ChannelListener;
 import io.seqlink.spring.observation.ChannelObservations;
 import java.nio.ByteOrder;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -25,8 +24,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -90,8 +87,8 @@ class DeviceListenerTraceTests {
                 }
             }
             TestChannels.publishLong(results, 999); // outside any frame's handling: sampled at 0, not observed
-            assertThat(await(() -> collector.seen.size() >= 4 && spans.size() >= 13)).as("seen %s, spans %s", collector.seen,
-                    spans).isTrue(); // the request, and per frame: 2 publish, 2 process
+            assertThat(TraceRoundTripTests.await(() -> collector.seen.size() >= 4 && spans.size() >= 13))
+                    .as("seen %s, spans %s", collector.seen, spans).isTrue(); // the request, and per frame: 2 publish, 2 process
             assertThat(stage.rounds.get()).as("the stage was a device listener").isPositive();
             for (Seen s : collector.seen) {
                 if (s.value() == 999) {
@@ -101,18 +98,18 @@ class DeviceListenerTraceTests {
                 }
                 assertThat(s.hasContext()).isTrue();
                 assertThat(s.traceId()).as("the collector's trace").isEqualTo(request[0]);
-                MutableSpan process = span(spans, s.spanId());
+                MutableSpan process = TraceRoundTripTests.span(spans, s.spanId());
                 assertThat(process.name()).isEqualTo("results process");
                 assertThat(process.tag("seqlink.consumer.device")).isEqualTo("0");
-                MutableSpan resultsPublish = span(spans, process.parentId());
+                MutableSpan resultsPublish = TraceRoundTripTests.span(spans, process.parentId());
                 assertThat(resultsPublish.name()).isEqualTo("results publish");
                 assertThat(resultsPublish.kind()).isEqualTo(brave.Span.Kind.PRODUCER);
-                MutableSpan stageSpan = span(spans, resultsPublish.parentId());
+                MutableSpan stageSpan = TraceRoundTripTests.span(spans, resultsPublish.parentId());
                 assertThat(stageSpan.name()).isEqualTo("frames process");
                 assertThat(stageSpan.kind()).isEqualTo(brave.Span.Kind.CONSUMER);
                 assertThat(stageSpan.tag("seqlink.consumer.device")).isEqualTo("1");
                 assertThat(stageSpan.tag("seqlink.channel")).isEqualTo("frames");
-                MutableSpan framesPublish = span(spans, stageSpan.parentId());
+                MutableSpan framesPublish = TraceRoundTripTests.span(spans, stageSpan.parentId());
                 assertThat(framesPublish.name()).isEqualTo("frames publish");
                 assertThat(framesPublish.parentId()).as("the frames' publish span's parent: the request's").isEqualTo(request[1]);
                 for (MutableSpan m : List.of(process, resultsPublish, stageSpan, framesPublish)) {
@@ -138,22 +135,6 @@ class DeviceListenerTraceTests {
             assertThat(context.getBean(TraceRoundTripTests.InMemoryTracing.class).spans).extracting(MutableSpan::name)
                     .containsExactly("http.server.requests");
         });
-    }
-
-    private static MutableSpan span(List<MutableSpan> spans, @Nullable String id) {
-        return spans.stream().filter(s -> s.id().equals(id)).findFirst()
-                .orElseThrow(() -> new AssertionError("no span " + id + " among " + spans));
-    }
-
-    private static boolean await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return condition.getAsBoolean();
-            }
-            LockSupport.parkNanos(1_000_000);
-        }
-        return true;
     }
 
     /** A frame the stage's listener took: its observation (none when the frame carries no trace). */

@@ -36,6 +36,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -157,12 +158,14 @@ class TraceRoundTripTests {
         }
     }
 
-    private static MutableSpan span(List<MutableSpan> spans, String id) {
+    /** The span of {@code spans} whose id is {@code id}. */
+    static MutableSpan span(List<MutableSpan> spans, @Nullable String id) {
         return spans.stream().filter(s -> s.id().equals(id)).findFirst()
                 .orElseThrow(() -> new AssertionError("no span " + id + " among " + spans));
     }
 
-    private static boolean await(BooleanSupplier condition) {
+    /** Whether {@code condition} holds within 60 s, looked at every millisecond. */
+    static boolean await(BooleanSupplier condition) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -58,7 +58,7 @@ step() { # name limit command...: the command under timeout, its limit no more t
   # one file per step comes back (a device call returns few files)
   tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" && rm -rf "${OUT:?}/$name"
 }
-tar xJf .gpu/jre.tar.xz -C /tmp 2>/dev/null
+[ -x /tmp/jre/bin/java ] || tar xJf .gpu/jre.tar.xz -C /tmp  # once: extracting again under a running JVM breaks it
 IFS=, read -r -a order <<< "$steps"
 for name in "${order[@]}"; do
   case "$name" in

@@ -67,7 +67,7 @@ elif [ ! -f .gpu/jre.tar.xz ]; then
   echo "no .gpu/jre.tar.xz: run scripts/gpu/build-bundle.sh on the build machine and carry .gpu" >&2
   exit 2
 else
-  tar xJf .gpu/jre.tar.xz -C /tmp
+  [ -x /tmp/jre/bin/java ] || tar xJf .gpu/jre.tar.xz -C /tmp  # once: extracting again under a running JVM breaks it
   JAVA=/tmp/jre/bin/java
   CP=".gpu/lib/*:.gpu/test-classes"
 fi

@@ -43,7 +43,7 @@ step() { # name limit command...
 }
 want() { [[ ",$steps," == *",$1,"* ]]; }
 
-tar xJf "$bundle/jre.tar.xz" -C /tmp
+[ -x /tmp/jre/bin/java ] || tar xJf "$bundle/jre.tar.xz" -C /tmp  # once: extracting again under a running JVM breaks it
 JAVA=/tmp/jre/bin/java
 CP="$bundle/lib/*:$bundle/test-classes"
 JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink-build.host-check=$bundle/native/seqlink-host-check -Dseqlink-build.litmus=$bundle/native/seqlink-litmus)

@@ -49,7 +49,7 @@ if [ ! -f "$bundle/jre.tar.xz" ]; then
   echo "no $bundle/jre.tar.xz: run scripts/gpu/build-bundle.sh on the build machine and carry .gpu" >&2
   exit 2
 fi
-tar xJf "$bundle/jre.tar.xz" -C /tmp
+[ -x /tmp/jre/bin/java ] || tar xJf "$bundle/jre.tar.xz" -C /tmp  # once: extracting again under a running JVM breaks it
 JAVA=/tmp/jre/bin/java
 CP="$bundle/lib/*:$bundle/test-classes"
 JOPTS=(-XX:+UseParallelGC -Xms1g -Xmx4g -Dseqlink-build.host-check=$bundle/native/seqlink-host-check -Dseqlink-build.litmus=$bundle/native/seqlink-litmus)

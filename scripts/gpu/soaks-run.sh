@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
 duration=${1:-5m}
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-tar xJf .gpu/jre.tar.xz -C /tmp 2>/dev/null
+[ -x /tmp/jre/bin/java ] || tar xJf .gpu/jre.tar.xz -C /tmp  # once: extracting again under a running JVM breaks it
 t0=$(date +%s)
 timeout -k 5 400 /tmp/jre/bin/java -XX:+UseParallelGC -Xmx2g -cp ".gpu/lib/*" io.seqlink.soak.SoakMain --backend cuda \
   --duration "$duration" --frames 0 --slots 64 --slot-bytes 16384 --json "$OUT/host-soak.json" > /tmp/host-soak.log 2>&1 &

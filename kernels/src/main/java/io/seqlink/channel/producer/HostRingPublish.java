@@ -5,12 +5,12 @@ import io.seqlink.backend.MappedBuffer;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
 import io.seqlink.layout.SlotHeader;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The publish of a channel whose ring is in host memory ({@link RingPlace#inHost()}): no kernel. The host stamps each
  * frame's slot header, and one stream write of the host mirror's {@code publish_seq} follows the producer's kernels on
- * its stream; then, where the channel has doorbells, one stream write per frame.
+ * its stream. Such a channel has no doorbells: its host listeners never arm, and a device listener subscribed on it
+ * anyway takes its frames by ordinary rounds.
  *
  * <p>Why it is correct (memory-model.md, HR1 to HR3):
  * <ul>
@@ -27,8 +27,6 @@ import org.jspecify.annotations.Nullable;
  *   <li>Stamping a slot before its frame has landed is safe: its frame is read only after the mirror passed it, and the
  *       slot's previous frame is no longer read (a host ring belongs to a lossless channel: the producer claims a slot
  *       again only after every consumer acknowledged its last frame).</li>
- *   <li>Doorbells, for a device listener that arms a round on this channel: word {@code s % n} is written with {@code s}
- *       after the mirror's write, so a stream wait that passes on it finds the mirror at {@code s} or beyond.</li>
  * </ul>
  * A stream write costs the device's front end a fence and one posted write, where the publish kernel cost a launch
  * after the producer's kernel, two system-scope fences in a warp and the host's launch call. Called under the
@@ -40,17 +38,12 @@ final class HostRingPublish implements PublishStep {
     private final MappedBuffer ring;
     private final MappedBuffer mirror;
     private final RingGeometry geometry;
-    private final @Nullable MappedBuffer doorbells;
-    private final int doorbellWords;
 
-    HostRingPublish(DeviceStream stream, MappedBuffer ring, MappedBuffer mirror, RingGeometry geometry,
-            @Nullable MappedBuffer doorbells) {
+    HostRingPublish(DeviceStream stream, MappedBuffer ring, MappedBuffer mirror, RingGeometry geometry) {
         this.stream = stream;
         this.ring = ring;
         this.mirror = mirror;
         this.geometry = geometry;
-        this.doorbells = doorbells;
-        this.doorbellWords = geometry.doorbellWords();
     }
 
     @Override
@@ -60,11 +53,5 @@ final class HostRingPublish implements PublishStep {
             ring.setRelease(geometry.offsetOf(s) + SlotHeader.STAMP, s);
         }
         stream.writeValue(mirror, ControlBlock.PUBLISH_SEQ, last);
-        MappedBuffer bells = doorbells;
-        if (bells != null) {
-            for (long s = first; s <= last; s++) {
-                stream.writeValue(bells, (s % doorbellWords) * Long.BYTES, s);
-            }
-        }
     }
 }

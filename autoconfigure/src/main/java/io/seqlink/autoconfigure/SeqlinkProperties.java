@@ -149,11 +149,12 @@ public record SeqlinkProperties(@DefaultValue("true") boolean enabled, @DefaultV
      * @param consumerFailurePolicy  What happens when a consumer's device fails: 'fail-channel' closes the channel
      *                               (health DOWN), 'drop-consumer' stops waiting for that consumer, 'keep-waiting' keeps
      *                               it in the backpressure until an operator acts.
-     * @param armedRounds            Whether an idle consumer with a host listener, or with a device listener that
-     *                               accepts armed rounds, keeps its next round armed on its stream behind a stream
-     *                               wait on the frame's doorbell, so the round runs when the frame is published,
-     *                               without a host hop; 'false' starts every round when the launcher sees the frame
-     *                               published.
+     * @param armedRounds            Whether an idle consumer with a host listener its stream stages frames for, or
+     *                               with a device listener that accepts armed rounds, keeps its next round armed on
+     *                               its stream behind a stream wait on the frame's doorbell, so the round runs when the
+     *                               frame is published, without a host hop; 'false' starts every round when the
+     *                               launcher sees the frame published. A channel whose every consumer has a host
+     *                               listener keeps its ring in host memory and arms nothing.
      * @param share                  How consumer processes of this host attach to the channel.
      */
     public record Channel(@DefaultValue("0") int producer, List<Integer> consumers, @DefaultValue("64") int slots,

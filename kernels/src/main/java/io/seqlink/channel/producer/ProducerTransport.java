@@ -46,8 +46,8 @@ public final class ProducerTransport {
     private final Memory ring;
     /** Where the host writes frames and their lengths before a copy to a ring in device memory; {@code null} for a host ring. */
     private final @Nullable MappedBuffer staging;
-    /** Where the host writes a frame's length word: the staging ring, or a host ring's own headers. */
-    private final MappedBuffer lengths;
+    /** Where the host writes frames, their lengths and context words: the staging ring, or a host ring itself. */
+    private final MappedBuffer hostWritten;
     private final MappedBuffer mirror;
     /** Where consumers acquire {@code publish_seq} ({@link #publication}). */
     private final Memory publication;
@@ -77,8 +77,7 @@ public final class ProducerTransport {
         // a host ring is written in place: the host's frames need no copy, and a copy engine copying pinned host
         // memory to pinned host memory runs far below the host's own bandwidth (1 MiB: 210 us on the H200)
         this.staging = hostRing ? null : track(resources, producer.allocateMapped(geometry.ringBytes()));
-        MappedBuffer hostWritten = staging == null ? (MappedBuffer) ring : staging; // a host place's ring is host memory
-        this.lengths = hostWritten;
+        this.hostWritten = staging == null ? (MappedBuffer) ring : staging; // a host place's ring is host memory
         this.mirror = place.mirror(producer, resources);
         this.publication = hostRing ? mirror : control;
         // a host ring's listeners never arm, and a device listener subscribed on one anyway reads by ordinary rounds:
@@ -137,7 +136,7 @@ public final class ProducerTransport {
     void copyCommitted(long sequence, int length) {
         contexts.settle(sequence); // the copy below (or the host ring in place) carries the header's context words
         long offset = geometry.offsetOf(sequence);
-        lengths.setPlain(offset + SlotHeader.LENGTH, length);
+        hostWritten.setPlain(offset + SlotHeader.LENGTH, length);
         MappedBuffer copiedFrom = staging;
         if (copiedFrom != null) {
             stream.copy(copiedFrom, offset + SlotHeader.LENGTH, ring, offset + SlotHeader.LENGTH,
@@ -151,7 +150,7 @@ public final class ProducerTransport {
      * publish ran), or into a host ring's own header.
      */
     void setLength(long sequence, int length) {
-        lengths.setPlain(geometry.offsetOf(sequence) + SlotHeader.LENGTH, length);
+        hostWritten.setPlain(geometry.offsetOf(sequence) + SlotHeader.LENGTH, length);
     }
 
     /**

@@ -7,18 +7,8 @@ import brave.handler.MutableSpan;
 import brave.handler.SpanHandler;
 import brave.propagation.ThreadLocalCurrentTraceContext;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
-import io.micrometer.tracing.Tracer;
-import io.micrometer.tracing.brave.bridge.BraveBaggageManager;
-import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
-import io.micrometer.tracing.brave.bridge.BravePropagator;
-import io.micrometer.tracing.brave.bridge.BraveTracer;
 import io.micrometer.tracing.brave.bridge.W3CPropagation;
-import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
-import io.micrometer.tracing.propagation.Propagator;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.BackendSelection;
 import io.seqlink.backend.emulated.EmulatedTopology;
@@ -103,14 +93,7 @@ class TracingAllocationTests {
                 SeqlinkRuntime rt = SeqlinkRuntime.builder().backend(BackendSelection.EMULATED).emulated(EmulatedTopology.allNvlink(2))
                         .verifier(VerifierSettings.defaults().withEnabled(false))
                         .launcher(new LauncherSettings(IdleStrategyKind.BACKOFF, 256, Duration.ofMillis(100))).open()) {
-            Tracer tracer = new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
-                    new BraveBaggageManager());
-            Propagator propagator = new BravePropagator(tracing);
-            ObservationRegistry registry = ObservationRegistry.create();
-            registry.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
-                    new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
-                    new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
-                    new DefaultTracingObservationHandler(tracer)));
+            ObservationRegistry registry = TracingCost.tracingRegistry(tracing);
             ChannelObservations observations = new ChannelObservations(registry,
                     Map.of("device-stage", new ChannelObservations.Settings(probability >= 0, Math.max(0, probability))), null,
                     null);

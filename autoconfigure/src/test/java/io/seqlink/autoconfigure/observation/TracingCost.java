@@ -121,14 +121,7 @@ public final class TracingCost {
                     }
                 }).build();
                 SeqlinkRuntime rt = runtime(selection).open()) {
-            Tracer tracer = new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
-                    new BraveBaggageManager());
-            Propagator propagator = new BravePropagator(tracing);
-            ObservationRegistry registry = ObservationRegistry.create();
-            registry.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
-                    new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
-                    new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
-                    new DefaultTracingObservationHandler(tracer)));
+            ObservationRegistry registry = tracingRegistry(tracing);
             String name = "tracing-cost";
             ChannelObservations observations = new ChannelObservations(registry,
                     Map.of(name, new ChannelObservations.Settings(probability >= 0, Math.max(0, probability))), null, null);
@@ -247,5 +240,21 @@ public final class TracingCost {
 
     private static String trim(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    /**
+     * An observation registry whose handlers make Brave spans and carry their context in and out of frames, as Spring
+     * Boot's tracing auto-configuration wires them.
+     */
+    static ObservationRegistry tracingRegistry(Tracing tracing) {
+        Tracer tracer = new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
+                new BraveBaggageManager());
+        Propagator propagator = new BravePropagator(tracing);
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+                new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+                new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+                new DefaultTracingObservationHandler(tracer)));
+        return registry;
     }
 }

@@ -28,7 +28,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,14 +95,14 @@ class DroppedWhileAliveTest {
             in.consumer().subscribe(checker);
             consumer.start();
             publish(ch, 1, 20);
-            await(() -> in.consumer().acknowledged() == 20, "frames 1..20 acknowledged");
+            SharedRingPlaceTest.await(() -> in.consumer().acknowledged() == 20, "frames 1..20 acknowledged");
 
             in.consumer().pause(); // stands for a stopped process: it reads nothing from here
             drop(dir, ch, in);
             publish(ch, 21, 20 + SLOTS); // the dropped consumer no longer holds the producer back: a whole lap
             heldClaimWithForeignPayload(ch, 21 + SLOTS); // frame 21's slot: stamp 21, frame 37's payload
             in.consumer().resume();
-            await(() -> in.state() == ChannelState.FAILED || in.consumer().acknowledged() > 20,
+            SharedRingPlaceTest.await(() -> in.state() == ChannelState.FAILED || in.consumer().acknowledged() > 20,
                     "the attachment FAILED, or frames after the drop acknowledged");
             ch.abandon();
 
@@ -137,7 +136,7 @@ class DroppedWhileAliveTest {
             in.consumer().subscribe(new Holding(checker, 21, holding, release));
             consumer.start();
             publish(ch, 1, 20);
-            await(() -> in.consumer().acknowledged() == 20, "frames 1..20 acknowledged");
+            SharedRingPlaceTest.await(() -> in.consumer().acknowledged() == 20, "frames 1..20 acknowledged");
 
             in.consumer().pause();
             publish(ch, 21, 30); // one round for the consumer as it resumes (the device loop takes up to 32 frames a round)
@@ -147,7 +146,7 @@ class DroppedWhileAliveTest {
             publish(ch, 31, 20 + SLOTS + 1); // frame 21's slot published again (the listener read it before it held)
             heldClaimWithForeignPayload(ch, 22 + SLOTS); // frame 22's slot: stamp 22, frame 38's payload
             release.countDown();
-            await(() -> in.state() == ChannelState.FAILED || in.consumer().acknowledged() > 20,
+            SharedRingPlaceTest.await(() -> in.state() == ChannelState.FAILED || in.consumer().acknowledged() > 20,
                     "the attachment FAILED, or frames after the drop acknowledged");
             ch.abandon();
 
@@ -252,13 +251,4 @@ class DroppedWhileAliveTest {
         }
     }
 
-    static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 60 s: " + what);
-            }
-            Thread.sleep(5);
-        }
-    }
 }

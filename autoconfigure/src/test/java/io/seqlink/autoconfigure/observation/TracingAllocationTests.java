@@ -64,7 +64,10 @@ class TracingAllocationTests {
     void aDeviceStageAskingEveryFrameForItsObservationAllocatesNothingWhileNoFrameCarriesATrace() throws Exception {
         for (double p : new double[] {-1, 0}) {
             DeviceRun r = deviceRun(p, 20_000, FRAMES);
-            assertThat(r.listenerBytesPerFrame()).as("device listener B/frame, probability %s", p).isLessThan(0.5);
+            // per frame, every call would allocate; a call that allocated once (about 80 KB, at a random frame, seen in 2
+            // of 5 runs on an idle 2-core machine with nothing in the call allocating) is the JVM's, not the stage's
+            assertThat(r.allocatingCalls()).as("device listener calls that allocated (%s B/frame over all), probability %s",
+                    r.listenerBytesPerFrame(), p).isLessThanOrEqualTo(1);
             assertThat(r.observations()).as("probability %s", p).isZero();
         }
         DeviceRun all = deviceRun(1.0, 2_000, 5_000);
@@ -72,7 +75,7 @@ class TracingAllocationTests {
         assertThat(all.spans()).as("a publish and a process span per frame").isEqualTo(14_000);
     }
 
-    record DeviceRun(double listenerBytesPerFrame, long observations, long spans) {
+    record DeviceRun(double listenerBytesPerFrame, long allocatingCalls, long observations, long spans) {
     }
 
     /**
@@ -118,7 +121,7 @@ class TracingAllocationTests {
                 LockSupport.parkNanos(1_000_000);
             }
             assertThat(stage.measuredFrames).as("frames measured").isGreaterThan(frames / 2);
-            return new DeviceRun((double) stage.allocated / stage.measuredFrames, stage.started, spans.get());
+            return new DeviceRun((double) stage.allocated / stage.measuredFrames, stage.allocatingCalls, stage.started, spans.get());
         }
     }
 
@@ -134,6 +137,7 @@ class TracingAllocationTests {
         private final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         volatile long allocated;
         volatile long measuredFrames;
+        volatile long allocatingCalls;
         volatile long started;
         volatile boolean done;
 
@@ -158,6 +162,7 @@ class TracingAllocationTests {
             started = n;
             if (frames.first() >= mark) {
                 allocated += after - before;
+                allocatingCalls += after > before ? 1 : 0;
                 measuredFrames += frames.last() - frames.first() + 1;
             }
             if (frames.last() >= last) {

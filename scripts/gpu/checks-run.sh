@@ -5,7 +5,7 @@
 # order; default xproc,host,tracing,sample):
 #   xproc    cross-process-run.sh STEPS=suite,latency,baseline,sanitize: the two-JVM GPU suite, the channel's
 #            cross-process rows beside the hand-written hand-off's, memcheck over both JVMs  -> $OUT/xproc/
-#   host     host-path-check.sh HOST_PROFILE (quick) STEPS=HOST_STEPS (junit,rows,sanitize) at SIZES (16K,1M): CudaChannelGpuTest +
+#   host     host-path-check.sh HOST_PROFILE (quick) STEPS=HOST_STEPS (junit,rows,sanitize) at SIZES (16K,1M), SANITIZERS (memcheck): CudaChannelGpuTest +
 #            CudaBackendGpuTest, the host listener rows against the hand-written copy, memcheck -> $OUT/host/
 #   tracing  tracing-cost-run.sh cuda TRACING_FRAMES (200000): a channel with tracing off, on unsampled, at 1 % and
 #            100 %                                                                            -> $OUT/tracing/
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
 steps=${STEPS:-xproc,host,tracing,sample}
 host_check() { # the host step's checks, $1: its STEPS
-  env STEPS="$1" SANITIZERS=memcheck JUNIT_LIMIT=${JUNIT_LIMIT:-90} SIZES=${SIZES:-16K,1M} HOST_LIMIT=${HOST_LIMIT:-70} \
+  env STEPS="$1" SANITIZERS="${SANITIZERS:-memcheck}" JUNIT_LIMIT=${JUNIT_LIMIT:-90} SIZES=${SIZES:-16K,1M} HOST_LIMIT=${HOST_LIMIT:-70} \
     bash scripts/gpu/host-path-check.sh "${HOST_PROFILE:-quick}"
 }
 soaks_with_checks() { # the two soaks, and the host step's junit and memcheck beside them
@@ -63,7 +63,7 @@ IFS=, read -r -a order <<< "$steps"
 for name in "${order[@]}"; do
   case "$name" in
     xproc) step xproc 230 env STEPS=suite,latency,baseline,sanitize BUDGET=220 bash scripts/gpu/cross-process-run.sh ;;
-    host) step host 180 bash -c 'host_check "$0"' "${HOST_STEPS:-junit,rows,sanitize}" ;;
+    host) step host "${HOST_STEP_LIMIT:-180}" bash -c 'host_check "$0"' "${HOST_STEPS:-junit,rows,sanitize}" ;;
     ab) step ab 200 bash scripts/gpu/host-ab-run.sh "${AB_PROFILE:-full}" ;;
     soaks) step soaks 420 bash -c soaks_with_checks ;;
     tracing) step tracing 120 bash scripts/gpu/tracing-cost-run.sh cuda "${TRACING_FRAMES:-200000}" ;;

@@ -4,8 +4,11 @@
 # one 600 s device call: split them, e.g. STEPS=suite,latency,baseline,sanitize then STEPS=soak):
 #   suite     the GPU suite with CudaTwoProcessChannelGpuTest (the two-JVM channel tests, both processes on CUDA) and
 #             the contract tests (run-on-gpu.sh STEPS=env,junit; limit JUNIT_LIMIT, 240 s)
-#   latency   CrossProcessLatencyBench --backend cuda: frame publish -> host listener call, a consumer in the producer's
+#   latency   CrossProcessLatencyBench --backend cuda --fill device: a frame's claim, fill kernel and publish -> host
+#             listener call (the work the hand-written hand-off times), a consumer in the producer's
 #             process against one in another process, 64 B, 16 KiB and 1 MiB (limit 150 s)
+#   latency-host  the same with --fill host: two words written by the host, timed from the publish (the channel's
+#             hand-off alone; not in the default steps; its files go into logs.tar.gz)
 #   baseline  seqlink-xproc-baseline: the hand-written hand-off (fill, D2H copy into a shared /dev/shm file,
 #             cuStreamWriteValue64 of a landing word, a host consumer process checking and acknowledging), in another
 #             process and in the producer's, the same sizes (limit 90 s); with latency, a ratio line per size
@@ -88,7 +91,12 @@ if want suite; then
 fi
 if want latency; then
   step latency 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
-    --frames "$frames" --gap-us "${GAP_US:-200}" --sizes "$sizes" --json "$OUT/latency.json" > "$OUT/latency.txt" 2>&1
+    --fill device --frames "$frames" --gap-us "${GAP_US:-200}" --sizes "$sizes" --json "$OUT/latency.json" > "$OUT/latency.txt" 2>&1
+fi
+if want latency-host; then
+  step latency-host 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+    --fill host --frames "$frames" --gap-us "${GAP_US:-200}" --sizes "$sizes" --json "$work/latency-host.json" \
+    > "$work/latency-host.txt" 2>&1
 fi
 if want baseline; then
   if [ -x "$BASELINE" ]; then
@@ -128,9 +136,9 @@ print("seqlink cross-process run summary")
 print("\nsteps:")
 for s in status:
     print("  " + s)
-def load(name):
+def load(name, where=None):
     try:
-        with open(os.path.join(out, name)) as f:
+        with open(os.path.join(where or out, name)) as f:
             return json.load(f)
     except Exception as e:
         return None
@@ -150,7 +158,10 @@ def rows(doc):
     return {(r["path"], r["bytes"]): r for r in (doc or {}).get("rows", [])}
 L, B = rows(lat), rows(base)
 if L or B:
-    print("\nframe -> host consumer, p50 / p99 us (wrong frames)")
+    fill = (lat or {}).get("fill", "host")
+    print("\nframe -> host consumer, p50 / p99 us (wrong frames); the channel's frames "
+          + ("claimed, filled by a kernel and published, as the hand-written ones are filled and copied" if fill == "device"
+             else "written by the host and timed from the publish (not the hand-written hand-off's work)"))
     print(f"{'bytes':>8} {'channel in-proc':>20} {'channel x-proc':>20} {'hand-written in':>20} {'hand-written x':>20} {'x-proc ratio':>13}")
     for b in sorted({k[1] for k in list(L) + list(B)}):
         def cell(d, path):
@@ -165,6 +176,11 @@ if L or B:
     print("  x-proc ratio: the channel's cross-process p50 over the hand-written cross-process p50 (target <= 1.1x)")
     if base is not None:
         print(f"  hand-written: {base.get('device')}, landing word by {base.get('flag_write')}, ok={base.get('ok')}")
+hand_off = load("latency-host.json", work)
+if hand_off is not None:
+    print("\nthe channel's hand-off alone (--fill host: two words written by the host, timed from the publish), p50 / p99 us")
+    for r in hand_off.get("rows", []):
+        print(f"  {r['path']:>14} {r['bytes']:>8}: {r['p50_us']:.2f} / {r['p99_us']:.2f} ({r['wrong']} wrong)")
 soak = load("soak.json")
 if soak is not None:
     gens = soak.get("generations", [])

@@ -10,9 +10,10 @@ import io.seqlink.backend.PatternKernels;
  * The GPU tests' own kernel module ({@code src/test/cuda/test_kernels.cu}, built into the test class path),
  * used through the user-kernel API like any user's: the pattern kernels with their Java twins, and a fault.
  */
-final class TestKernels {
+public final class TestKernels {
 
-    static final KernelModule MODULE = PatternKernels.withTwins(
+    /** The module, for tests in other packages (the cross-process latency bench fills frames with it). */
+    public static final KernelModule MODULE = PatternKernels.withTwins(
             KernelModule.builder("seqlink-test", KernelImage.ofResource("io/seqlink/kernels/test/seqlink-test.fatbin"))).build();
 
     private TestKernels() {

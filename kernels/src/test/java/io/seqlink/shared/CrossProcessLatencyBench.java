@@ -1,9 +1,11 @@
 package io.seqlink.shared;
 
 import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.ChannelShare;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
+import io.seqlink.gpu.TestKernels;
 import io.seqlink.security.SharedSecret;
 import io.seqlink.testing.ChildJvm;
 import java.nio.ByteBuffer;
@@ -17,15 +19,20 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One-way latency of a frame from its publish to a host listener's call, for a consumer in the producer's process and
- * for one in another process attached to the shared channel, on the same backend and device in one run. Each frame is
- * published alone ({@code --gap-us} apart, so no frame queues behind another) and carries {@code System.nanoTime()} at
- * its publish; the listener ({@link LatencySink}) takes the difference. Both processes' device loops spin. Prints a
+ * One-way latency of a frame to a host listener's call, for a consumer in the producer's process and for one in
+ * another process attached to the shared channel, on the same backend and device in one run. Each frame is sent alone
+ * ({@code --gap-us} apart, so no frame queues behind another) and carries {@code System.nanoTime()} taken as its
+ * producer begins; the listener ({@link LatencySink}) takes the difference. Both processes' device loops spin. Prints a
  * table and writes JSON.
+ *
+ * <p>{@code --fill device} (the default) times what the hand-written hand-off ({@code seqlink-xproc-baseline}) times: a
+ * kernel on the producer stream fills the frame (every byte but the first and last 16, which the host writes: the start
+ * time and the sequence), then commit and publish; the clock starts before the claim. {@code --fill host} writes only
+ * the two words from the host and times from the publish: the channel's hand-off alone.
  *
  * <pre>
  *   java -cp ... io.seqlink.shared.CrossProcessLatencyBench [--backend cuda|emulated] [--frames N] [--gap-us G]
- *        [--sizes 64,16384] [--dir D] [--json FILE]
+ *        [--sizes 64,16384] [--fill device|host] [--dir D] [--json FILE]
  * </pre>
  */
 public final class CrossProcessLatencyBench {
@@ -43,6 +50,7 @@ public final class CrossProcessLatencyBench {
         List<Integer> sizes = List.of(64, 16_384);
         Path dir = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir"));
         Path json = null;
+        boolean deviceFill = true;
         for (int i = 0; i < args.length; i += 2) {
             switch (args[i]) {
                 case "--backend" -> backend = args[i + 1];
@@ -51,6 +59,11 @@ public final class CrossProcessLatencyBench {
                 case "--sizes" -> sizes = java.util.Arrays.stream(args[i + 1].split(",")).map(Integer::valueOf).toList();
                 case "--dir" -> dir = Path.of(args[i + 1]);
                 case "--json" -> json = Path.of(args[i + 1]);
+                case "--fill" -> deviceFill = switch (args[i + 1]) {
+                    case "device" -> true;
+                    case "host" -> false;
+                    default -> throw new IllegalArgumentException("--fill takes device or host, not " + args[i + 1]);
+                };
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -62,25 +75,26 @@ public final class CrossProcessLatencyBench {
         List<Row> rows = new ArrayList<>();
         try (SeqlinkRuntime rt = SharedPeer.runtime(backend, SharedPeer.spinning())) {
             for (int bytes : sizes) {
-                rows.add(inProcess(rt, bytes, frames, gapNanos));
-                rows.add(crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos));
+                rows.add(inProcess(rt, bytes, frames, gapNanos, deviceFill));
+                rows.add(crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos, deviceFill));
             }
         }
         SharedPeer.deleteTree(share);
-        print(backend, frames, gapNanos, rows);
+        String fill = deviceFill ? "device" : "host";
+        print(backend, fill, frames, gapNanos, rows);
         if (json != null) {
-            Files.writeString(json, json(backend, frames, gapNanos, rows));
+            Files.writeString(json, json(backend, fill, frames, gapNanos, rows));
         }
         System.exit(0);
     }
 
-    private static Row inProcess(SeqlinkRuntime rt, int bytes, int frames, long gapNanos) throws Exception {
+    private static Row inProcess(SeqlinkRuntime rt, int bytes, int frames, long gapNanos, boolean deviceFill) throws Exception {
         PublishChannel ch = rt.openChannel(ChannelSpec.builder("latency-in-" + bytes).producer(0).consumers(0).hostListeners(0)
                 .slots(64).slotBytes(bytes).build());
         LatencySink sink = new LatencySink(frames);
         ch.consumer(0).subscribe(sink);
         rt.start();
-        publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos);
+        publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos, deviceFill);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (sink.count() < frames && System.nanoTime() < deadline) {
             Thread.sleep(5);
@@ -91,7 +105,7 @@ public final class CrossProcessLatencyBench {
     }
 
     private static Row crossProcess(SeqlinkRuntime rt, String backend, Path dir, Path secretFile, SharedSecret secret, int bytes,
-            int frames, long gapNanos) throws Exception {
+            int frames, long gapNanos, boolean deviceFill) throws Exception {
         String name = "latency-x-" + bytes;
         PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(64).slotBytes(bytes)
                 .share(ChannelShare.of(dir, secret)).build());
@@ -100,7 +114,7 @@ public final class CrossProcessLatencyBench {
                 List.of("-D" + SharedPeer.BACKEND + "=" + backend), SharedPeer.class, "latency", dir.toString(), name,
                 secretFile.toString(), Integer.toString(frames))) {
             c.awaitLine("ATTACHED", Duration.ofSeconds(60));
-            publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos);
+            publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos, deviceFill);
             String line = c.awaitLine("LATENCY", Duration.ofSeconds(120));
             c.command("stop");
             long[] p = {number(line, "p50"), number(line, "p99"), number(line, "p999"), number(line, "max")};
@@ -113,29 +127,42 @@ public final class CrossProcessLatencyBench {
         return Long.parseLong(ChildJvm.field(line, key));
     }
 
-    /** Publishes {@code count} frames one at a time, {@code gapNanos} apart, each stamped with its publish time. */
-    private static void publish(PublishChannel ch, int bytes, int count, long gapNanos) {
+    /**
+     * Publishes {@code count} frames one at a time, {@code gapNanos} apart, each stamped with its start time: before the
+     * claim when a kernel fills it, else at its publish. A channel whose consumers are all host listeners (these are) keeps
+     * its ring in host memory the device maps, so the kernel writes the frame's middle in place while the host writes its
+     * two end words, and {@code commitDevice} ends it.
+     */
+    private static void publish(PublishChannel ch, int bytes, int count, long gapNanos, boolean deviceFill) {
+        PatternKernels fill = deviceFill ? PatternKernels.on(ch.producerStream(), TestKernels.MODULE) : null;
         long next = System.nanoTime();
         for (int i = 0; i < count; i++) {
             while (System.nanoTime() < next) {
                 Thread.onSpinWait();
             }
+            long start = System.nanoTime();
             long seq = ch.claim(10, TimeUnit.SECONDS);
             if (seq <= 0) {
                 throw new IllegalStateException("claim returned " + seq + " on " + ch.name() + " (" + ch.state() + ")");
             }
             ByteBuffer b = ch.buffer();
             b.putLong(bytes - 8, seq);
-            b.putLong(0, System.nanoTime());
-            ch.commit(bytes);
+            if (fill != null) {
+                fill.fill(ch.ring(), ch.payloadOffset(seq) + 16, bytes - 32, seq);
+                b.putLong(0, start);
+                ch.commitDevice(bytes);
+            } else {
+                b.putLong(0, System.nanoTime());
+                ch.commit(bytes);
+            }
             ch.publish();
             next = System.nanoTime() + gapNanos;
         }
     }
 
-    private static void print(String backend, int frames, long gapNanos, List<Row> rows) {
-        System.out.printf(Locale.ROOT, "%nframe publish -> host listener call, %s backend, %d frames each, %d us apart (us)%n",
-                backend, frames, gapNanos / 1000);
+    private static void print(String backend, String fill, int frames, long gapNanos, List<Row> rows) {
+        System.out.printf(Locale.ROOT, "%nframe %s -> host listener call, %s backend, %d frames each, %d us apart (us)%n",
+                fill.equals("device") ? "claim + fill kernel + publish" : "publish", backend, frames, gapNanos / 1000);
         System.out.printf(Locale.ROOT, "%-14s %9s %9s %9s %9s %9s %7s%n", "path", "bytes", "p50", "p99", "p99.9", "max", "wrong");
         for (Row r : rows) {
             System.out.printf(Locale.ROOT, "%-14s %9d %9.2f %9.2f %9.2f %9.2f %7d%n", r.path(), r.bytes(), r.p()[0] / 1e3,
@@ -143,8 +170,9 @@ public final class CrossProcessLatencyBench {
         }
     }
 
-    private static String json(String backend, int frames, long gapNanos, List<Row> rows) {
-        StringBuilder s = new StringBuilder("{\"bench\":\"cross-process-latency\",\"backend\":\"" + backend + "\",\"frames\":"
+    private static String json(String backend, String fill, int frames, long gapNanos, List<Row> rows) {
+        StringBuilder s = new StringBuilder("{\"bench\":\"cross-process-latency\",\"backend\":\"" + backend + "\",\"fill\":\""
+                + fill + "\",\"frames\":"
                 + frames + ",\"gap_us\":" + gapNanos / 1000 + ",\"rows\":[");
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);

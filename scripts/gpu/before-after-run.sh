@@ -7,7 +7,8 @@
 #   3. the host listener against the hand-written device-to-host copy                          (host-path-run.sh)
 #   4. this tree's checks: litmus, the GPU suite, compute-sanitizer on the C++ and Java paths  (fastpath-run.sh)
 # Everything lands in $OUT/results.tar.gz; the summaries are copied flat into $OUT (8 files at most).
-# Usage: bash scripts/gpu/before-after-run.sh      HOST_ARGS (host-path-run.sh's) sizes the host rows
+# Usage: bash scripts/gpu/before-after-run.sh      HOST_ARGS (host-path-run.sh's) sizes the host rows; PARTS (ab,host,checks)
+#        picks the parts (ab: 1 and 2); A_STEPS (env,sass,cpp,java) are fastpath-run.sh's steps for this tree's first run
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 final=${OUT:?set OUT}
@@ -33,20 +34,28 @@ done
 cp .gpu/before/lib/*.jar "$before/lib/"
 cp -r .gpu/before/test-classes "$before/"
 
-stamp "1/4 this tree: env, sass, cpp, java"
-OUT="$work/after" STEPS=env,sass,cpp,java bash scripts/gpu/fastpath-run.sh full > "$work/after/stdout.txt" 2>&1
+parts=${PARTS:-ab,host,checks}
+want() { [[ ",$parts," == *",$1,"* ]]; }
+if want ab; then
+stamp "1/4 this tree: ${A_STEPS:-env,sass,cpp,java}"
+OUT="$work/after" STEPS=${A_STEPS:-env,sass,cpp,java} bash scripts/gpu/fastpath-run.sh full > "$work/after/stdout.txt" 2>&1
 stamp "exit $?"
 stamp "2/4 the earlier revision's java rows, then this tree's again"
 OUT="$work/before" BUNDLE="$before" STEPS=java bash scripts/gpu/fastpath-run.sh full > "$work/before/stdout.txt" 2>&1
 stamp "exit $?"
 OUT="$work/again" STEPS=java bash scripts/gpu/fastpath-run.sh full > "$work/again/stdout.txt" 2>&1
 stamp "exit $?"
+fi
+if want host; then
 stamp "3/4 host path"
 OUT="$work/host" HOST_LIMIT=${HOST_LIMIT:-200} HOST_ARGS="${HOST_ARGS:-}" bash scripts/gpu/host-path-run.sh full > "$work/host/stdout.txt" 2>&1
 stamp "exit $?"
+fi
+if want checks; then
 stamp "4/4 checks: litmus, GPU suite, compute-sanitizer"
 OUT="$work/checks" STEPS=litmus,junit,sanitize,sanitize-java bash scripts/gpu/fastpath-run.sh full > "$work/checks/stdout.txt" 2>&1
 stamp "exit $?"
+fi
 
 tar czf "$final/results.tar.gz" -C "$work" .
 for part in after before again host checks; do

@@ -16,6 +16,7 @@ out="$root/.gpu/before"
 rm -rf "$out"
 mkdir -p "$out/lib"
 cp "$tree"/kernels/target/seqlink-kernels-*.jar "$tree"/kernels/tools/target/seqlink-tools-*.jar "$out/lib/"
+rm -f "$out"/lib/*-javadoc.jar "$out"/lib/*-sources.jar  # the runs load classes only
 cp -r "$tree/kernels/target/test-classes" "$out/test-classes"
 git -C "$tree" rev-parse HEAD > "$out/REVISION"
 echo "[before] $(cat "$out/REVISION") in $out: $(du -sh "$out" | cut -f1)"

@@ -19,12 +19,23 @@ final class Frames {
     /** Publishes frames on its own thread until {@link #published} reaches the target; {@link #stop()} ends it. */
     static final class Publisher implements Runnable {
         private final PublishChannel channel;
+        /** Every frame's length, or 0: {@link FrameChecker#lengthOf} (1 to {@link #MAX_LENGTH}). */
+        private final int fixedLength;
         private final AtomicLong target = new AtomicLong();
         final AtomicLong published = new AtomicLong();
         private volatile boolean stopped;
         private final Thread thread;
 
         Publisher(PublishChannel channel) {
+            this(channel, 0);
+        }
+
+        /**
+         * Frames of {@code fixedLength} bytes each, the same pattern (seed {@link FrameChecker#seedOf}), as a device
+         * listener's checksum kernel checks them ({@link io.seqlink.testing.ArmedChecksumListener}); 0: lengths that vary.
+         */
+        Publisher(PublishChannel channel, int fixedLength) {
+            this.fixedLength = fixedLength;
             this.channel = channel;
             this.thread = new Thread(this, "test-publisher-" + channel.name());
             thread.setDaemon(true);
@@ -49,7 +60,8 @@ final class Frames {
                 while (claimed < n && !stopped) {
                     long seq = channel.claim(1, TimeUnit.SECONDS);
                     if (seq > 0) {
-                        channel.commit(FrameChecker.write(channel.buffer(), seq, MAX_LENGTH));
+                        channel.commit(fixedLength == 0 ? FrameChecker.write(channel.buffer(), seq, MAX_LENGTH)
+                                : fixed(channel.buffer(), seq, fixedLength));
                         claimed++;
                     } else if (seq != io.seqlink.channel.ClaimStatus.BACK_PRESSURED) {
                         return; // closed or failed: the test sees it
@@ -58,6 +70,11 @@ final class Frames {
                 channel.publish();
                 published.addAndGet(claimed);
             }
+        }
+
+        private static int fixed(java.nio.ByteBuffer slot, long sequence, int length) {
+            io.seqlink.backend.FramePattern.fill(slot, 0, length, FrameChecker.seedOf(sequence));
+            return length;
         }
 
         void stop() throws InterruptedException {

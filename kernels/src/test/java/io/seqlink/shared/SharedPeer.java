@@ -11,6 +11,7 @@ import io.seqlink.channel.ChannelShare;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.security.SharedSecret;
+import io.seqlink.testing.ArmedChecksumListener;
 import io.seqlink.testing.FrameChecker;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -25,6 +26,9 @@ import java.time.Duration;
  *   produce DIR CHANNEL SECRET_FILE STALL_MS SLOTS   shares the channel, prints READY; "publish N" publishes N more frames
  *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame;
  *                                                    prints FAILURE and why (and what was added to it) once it failed
+ *   consume-device DIR CHANNEL SECRET_FILE CAPACITY  the same with a device listener: ArmedChecksumListener's kernel
+ *                                                    checksums every frame (of Frames.MAX_LENGTH bytes) on the
+ *                                                    consumer's device, for sequences up to CAPACITY
  *   latency DIR CHANNEL SECRET_FILE FRAMES           attaches (device loops spinning), prints ATTACHED, then
  *                                                    LATENCY n= p50= p99= p999= max= wrong= (ns) after FRAMES frames
  * </pre>
@@ -75,6 +79,8 @@ public final class SharedPeer {
                 latency(rt, dir, channel, secret, Integer.parseInt(args[4]));
             } else if (args[0].equals("produce")) {
                 produce(rt, dir, channel, secret, Duration.ofMillis(Long.parseLong(args[4])), Integer.parseInt(args[5]));
+            } else if (args[0].equals("consume-device")) {
+                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]));
             } else {
                 consume(rt, dir, channel, secret);
             }
@@ -124,6 +130,47 @@ public final class SharedPeer {
                     why.append(" | ").append(more.getMessage());
                 }
                 line = why + System.lineSeparator() + line;
+            }
+            return line;
+        });
+        commands(line -> { });
+        status.interrupt();
+        in.close();
+    }
+
+    /**
+     * A consumer process whose listener is a device listener: {@link ArmedChecksumListener}'s kernel takes each frame on
+     * the consumer's device (from the region it mapped) and counts it with its checksum in a host-mapped buffer. The
+     * status line counts, over the frames from the start to what the port acknowledged (which the kernels' counts cover:
+     * they precede the acknowledgement on the stream, and the port's acknowledged position is read after it), those
+     * delivered, lost (never taken), taken more than once or out of order, and corrupt.
+     */
+    private static void consumeOnDevice(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int capacity)
+            throws Exception {
+        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
+        ArmedChecksumListener listener = new ArmedChecksumListener(in.consumer().stream(), capacity, Frames.MAX_LENGTH);
+        in.consumer().subscribeDevice(listener);
+        rt.start();
+        System.out.println("ATTACHED start=" + in.startsAfter() + " epoch=" + in.epoch() + " seat=" + in.seat());
+        System.out.flush();
+        long[] counts = new long[5]; // scanned up to, delivered, gaps, duplicated, corrupt: the status thread's alone
+        counts[0] = in.startsAfter();
+        java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread status = statusThread(() -> {
+            long acked = Math.min(in.consumer().acknowledged(), capacity);
+            for (long s = counts[0] + 1; s <= acked; s++) {
+                long d = listener.deliveries(s);
+                counts[1] += d;
+                counts[2] += d == 0 ? 1 : 0;
+                counts[3] += d > 1 ? d - 1 : 0;
+                counts[4] += d > 0 && !listener.intact(s) ? 1 : 0;
+            }
+            counts[0] = Math.max(counts[0], acked);
+            String line = "STATUS acked=" + acked + " delivered=" + counts[1] + " gaps=" + counts[2] + " corrupt=" + counts[4]
+                    + " outOfOrder=" + (counts[3] + listener.outOfOrder()) + " last=" + counts[0] + " state=" + in.state();
+            Throwable f = in.failure();
+            if (f != null && told.compareAndSet(false, true)) {
+                line = "FAILURE " + f.getMessage() + System.lineSeparator() + line;
             }
             return line;
         });

@@ -122,6 +122,82 @@ class TwoProcessChannelTest {
         }
     }
 
+    /** 10^5 by default ({@code -Dseqlink-build.ipc.deviceFrames} changes it). */
+    static final long DEVICE_FRAMES = Long.getLong("seqlink-build.ipc.deviceFrames", 100_000);
+
+    /** A consumer process whose listener is a device listener checksumming frames up to {@code capacity}. */
+    ChildJvm deviceConsumer(String name, String channel, long capacity) throws Exception {
+        ChildJvm c = child(name, "consume-device", dir.toString(), channel, secretFile.toString(), Long.toString(capacity));
+        c.awaitLine("ATTACHED", LONG);
+        return c;
+    }
+
+    @Test
+    void checksummedFramesReachADeviceListenerInAConsumerProcess() throws Exception {
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = share(rt, "ondevice");
+            try (ChildJvm c = deviceConsumer("ipc-device-consumer", "ondevice", DEVICE_FRAMES)) {
+                assertThat(start(c)).isZero();
+                Frames.Publisher publisher = new Frames.Publisher(ch, Frames.MAX_LENGTH);
+                long began = System.nanoTime();
+                publisher.more(DEVICE_FRAMES);
+                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") == DEVICE_FRAMES, Duration.ofSeconds(120),
+                        "acked=" + DEVICE_FRAMES);
+                double seconds = (System.nanoTime() - began) / 1e9;
+                System.out.printf("%d frames of %d B to a device listener across the process boundary in %.1f s (%.0f frames/s)%n",
+                        DEVICE_FRAMES, Frames.MAX_LENGTH, seconds, DEVICE_FRAMES / seconds);
+                assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(DEVICE_FRAMES);
+                assertClean(s);
+                assertThat(ch.snapshot().attached()).singleElement().satisfies(a -> assertThat(a.acknowledged())
+                        .as("what reached the seat").isEqualTo(DEVICE_FRAMES));
+                publisher.stop();
+                c.command("stop");
+                c.awaitLine("CLOSED", LONG);
+            }
+        }
+    }
+
+    @Test
+    void aConsumerWithADeviceListenerKilledMidStreamIsDroppedWithinTheStallTimeoutAndANewOneReattaches() throws Exception {
+        long first = 60_000;
+        long second = 30_000;
+        long capacity = first + second;
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = share(rt, "killdev");
+            Frames.Publisher publisher = new Frames.Publisher(ch, Frames.MAX_LENGTH);
+            try (ChildJvm c = deviceConsumer("ipc-killed-device-consumer", "killdev", capacity)) {
+                publisher.more(first); // only the consumer's pace holds it back
+                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") >= 20_000, LONG, "acked >= 20000");
+                assertClean(s);
+                c.kill(); // kill -9 mid-stream
+                long atKill = ch.snapshot().published();
+                long killed = System.nanoTime();
+                long past = atKill + 20L * SLOTS;
+                await(() -> publisher.published.get() > past, "the producer published past " + past + " after the kill, is at "
+                        + publisher.published.get());
+                Duration held = Duration.ofNanos(System.nanoTime() - killed);
+                System.out.println("the producer went " + 20 * SLOTS + " frames past the killed consumer " + held.toMillis()
+                        + " ms after the kill");
+                assertThat(held).as("the killed consumer held the producer back at most its stall timeout (and 1 s of this "
+                        + "machine's scheduling)").isLessThan(STALL.plusSeconds(1));
+            }
+            await(() -> publisher.published.get() == first, "the first " + first + " frames published");
+            try (ChildJvm again = deviceConsumer("ipc-reattached-device-consumer", "killdev", capacity)) {
+                long start = start(again);
+                assertThat(epoch(again)).as("a new epoch").isEqualTo(2);
+                assertThat(start).as("it starts where the producer was as it attached").isEqualTo(first);
+                publisher.more(second);
+                Map<String, String> s = again.awaitStatus(m -> ChildJvm.number(m, "acked") == first + second, LONG,
+                        "acked = " + (first + second));
+                assertClean(s); // gaps count from start: every frame after it, once, in order, intact
+                assertThat(ChildJvm.number(s, "delivered")).isEqualTo(second);
+                again.command("stop");
+                again.awaitLine("CLOSED", LONG);
+            }
+            publisher.stop();
+        }
+    }
+
     @Test
     void aConsumerKilledMidStreamIsDroppedTheProducerGoesOnAndANewOneReattachesFromWhereTheProducerIs() throws Exception {
         try (SeqlinkRuntime rt = runtime()) {

@@ -2,7 +2,6 @@ package io.seqlink.channel.consumer;
 
 import io.seqlink.backend.Backend;
 import io.seqlink.backend.Device;
-import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
 import io.seqlink.backend.PublishBinding;
 import io.seqlink.layout.RingGeometry;
@@ -25,12 +24,13 @@ interface ConsumerLink {
     }
 
     /**
-     * What a link may use to set itself up; {@code mirror} is the consumer's host mirror when it lives where the producer
-     * reads it (an attached channel's seat in the shared region), {@code null} to allocate one of its own.
+     * What a link may use to set itself up; {@code startsAfter} is the sequence the consumer starts after (0 for a
+     * channel's own consumer; an attached channel's start, as its seat shows it), which its own host mirror holds as its
+     * {@code consumed_seq} from the start.
      */
     record Setup(Backend backend, int producer, Device consumer, RingGeometry geometry, Memory producerControl,
             Memory producerRing, List<PublishBinding.PushTarget> pushTargets, List<AutoCloseable> allocations,
-            @Nullable MappedBuffer mirror) {
+            long startsAfter) {
 
         <T extends AutoCloseable> T track(T resource) {
             synchronized (allocations) {

@@ -72,8 +72,10 @@ final class ConsumerSteps {
         this.device = setup.consumer();
         this.stream = setup.track(device.newStream(channel + "-consumer-" + device.ordinal()));
         this.block = setup.track(device.allocate(ConsumerBlock.BYTES));
-        MappedBuffer shared = setup.mirror();
-        this.mirror = shared != null ? shared : setup.track(device.allocateMapped(ConsumerBlock.BYTES));
+        this.mirror = setup.track(device.allocateMapped(ConsumerBlock.BYTES));
+        if (setup.startsAfter() != 0) {
+            mirror.setRelease(ConsumerBlock.CONSUMED_SEQ, setup.startsAfter()); // before any step is bound to it
+        }
         ConsumerLink.Source source = link.attach(setup);
         this.hostPush = pushToHost ? HostPush.attach(setup, source, channel, maxBatch) : null;
         this.sourceRing = source.ring();

@@ -64,10 +64,10 @@ public final class DefaultConsumerPort implements ConsumerPort {
     private final DeliveryContext deliveries;
     private final PortDriver driver;
     /**
-     * The seat of a port attached from another process, which its host listeners' rounds are checked against;
+     * The seat of a port attached from another process, which its rounds are checked against and acknowledged into;
      * {@code null} for a channel's own port.
      */
-    private final @Nullable SeatLease lease;
+    private final @Nullable LeasedSeat leased;
 
     /**
      * Allocates the consumer's memory (tracked in {@code allocations}, which the channel frees) and binds its steps.
@@ -83,44 +83,47 @@ public final class DefaultConsumerPort implements ConsumerPort {
             Memory producerRing, @Nullable MappedBuffer doorbells, ProducerView producer, List<PublishBinding.PushTarget> pushTargets,
             List<AutoCloseable> allocations, Runnable onQuiet, Consumer<DeviceException> onDeath, PublishBell bell, int bellSlot) {
         this(backend, spec, device, transport, new ConsumerLink.Setup(backend, spec.producer(), backend.device(device),
-                spec.geometry(), producerControl, producerRing, pushTargets, allocations, null), doorbells, producer, onQuiet, onDeath,
-                bell, bellSlot, null);
+                spec.geometry(), producerControl, producerRing, pushTargets, allocations, 0), doorbells, producer, onQuiet, onDeath,
+                bell, bellSlot, null, null);
     }
 
     /**
      * Where an attached channel's consumer reads and acknowledges, all in the region it shares with the producer's
-     * process: the replica's control block and ring, and its seat's mirror (whose {@code consumed_seq} the producer
-     * gates on, and which already holds the sequence the port starts after).
+     * process: the replica's control block and ring, and its seat's mirror, whose {@code consumed_seq} the producer
+     * gates on and which already holds the sequence the port starts after.
      */
-    public record SharedReplica(MappedBuffer control, MappedBuffer ring, MappedBuffer mirror) {
+    public record SharedReplica(MappedBuffer control, MappedBuffer ring, MappedBuffer seat) {
     }
 
     /**
      * The consumer of a channel attached from another process ({@link Transport#SHARED_MEMORY}): it reads the shared
-     * replica in place and acknowledges into the seat's mirror; the first frame it delivers is the one after the
-     * mirror's {@code consumed_seq}. {@code spec} describes the producer's channel as the handshake gave it, with
-     * {@code device} a consumer and a host listener. Its own memory is tracked in {@code allocations}. Any thread (the
-     * attaching one); the port is then used as any other, except that no publish in this process rings a bell for
-     * it: its device loop never dozes while it is active with a listener ({@link PortDriver#holdsLoopAwake}). Its host
-     * listeners' rounds are checked against {@code lease}, the seat the producer gates on ({@link LeasedHostFrames}).
+     * replica in place (a host listener on the host, a device listener's steps and kernels on {@code device}, which has
+     * the region mapped) and acknowledges into the seat only through a look at {@code lease}, the seat the producer gates
+     * on ({@link LeasedSeat}); the first frame it delivers is the one after the seat's {@code consumed_seq}. Its device
+     * steps write a host mirror of its own, never the seat. {@code spec} describes the producer's channel as the
+     * handshake gave it, with {@code device} a consumer, a host listener (so a host listener reads the replica in place)
+     * and armed rounds off. Its own memory is tracked in {@code allocations}. Any thread (the attaching one); the port is
+     * then used as any other, except that no publish in this process rings a bell for it: its device loop never dozes
+     * while it is active with a listener ({@link PortDriver#holdsLoopAwake}).
      */
     public static DefaultConsumerPort attached(Backend backend, ChannelSpec spec, int device, SharedReplica replica,
             SeatLease lease, ProducerView producer, List<AutoCloseable> allocations, Runnable onQuiet,
             Consumer<DeviceException> onDeath) {
-        if (!spec.pushesToHost(device)) {
+        if (!spec.pushesToHost(device) || spec.armedRounds()) {
             throw new IllegalArgumentException("an attached channel's spec must name consumer " + device + " a host listener of "
-                    + "a lossless channel (its frames are read in place, checked against the seat's lease); got " + spec);
+                    + "a lossless channel with armed rounds off (host and device listeners read its frames in place, each "
+                    + "round checked against the seat's lease, and no round waits on a doorbell across processes); got " + spec);
         }
+        long startsAfter = replica.seat().getAcquire(ConsumerBlock.CONSUMED_SEQ);
         return new DefaultConsumerPort(backend, spec, device, Transport.SHARED_MEMORY, new ConsumerLink.Setup(backend,
                 spec.producer(), backend.device(device), spec.geometry(), replica.control(), replica.ring(), List.of(), allocations,
-                replica.mirror()), null, producer, onQuiet, onDeath, null, -1, Objects.requireNonNull(lease, "lease"));
+                startsAfter), null, producer, onQuiet, onDeath, null, -1, Objects.requireNonNull(lease, "lease"), replica.seat());
     }
 
     private DefaultConsumerPort(Backend backend, ChannelSpec spec, int device, Transport transport, ConsumerLink.Setup setup,
             @Nullable MappedBuffer doorbells, ProducerView producer, Runnable onQuiet, Consumer<DeviceException> onDeath,
-            @Nullable PublishBell bell, int bellSlot, @Nullable SeatLease lease) {
+            @Nullable PublishBell bell, int bellSlot, @Nullable SeatLease lease, @Nullable MappedBuffer leasedSeat) {
         this.channel = spec.name();
-        this.lease = lease;
         this.device = device;
         this.transport = Objects.requireNonNull(transport, "transport for consumer " + device);
         this.spec = spec;
@@ -128,6 +131,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
         this.steps = new ConsumerSteps(ConsumerLink.of(transport), setup, channel, spec.readMode() == ReadMode.COPY,
                 spec.delivery() == Delivery.LATEST, spec.maxPublishBatch(), spec.pushesToHost(device));
         long stallNanos = spec.stallTimeout().toNanos();
+        this.leased = lease == null || leasedSeat == null ? null
+                : new LeasedSeat(lease, leasedSeat, steps.mirror, setup.startsAfter());
         ArmedRound armed = ArmedRound.of(doorbells, new CancelMark(steps.mirror, steps.block, setup.consumer()), steps.stream,
                 stallNanos);
         this.latency = new LatencyRecorder(producer, counters);
@@ -140,10 +145,10 @@ public final class DefaultConsumerPort implements ConsumerPort {
         this.subscriptions = new Subscriptions(channel, device, release, this::logDeadLetter);
         this.attempts = new Attempts(channel, device, subscriptions, counters, life::deliverable);
         this.rounds = new Rounds("seqlink-listener-" + channel + "-" + device, steps, subscriptions, attempts, life, producer, counters,
-                stall, seat, guard, armed, spec.geometry(), spec.delivery() == Delivery.LATEST, spec.maxPublishBatch(),
+                stall, seat, guard, armed, leased, spec.geometry(), spec.delivery() == Delivery.LATEST, spec.maxPublishBatch(),
                 steps.mirrorWord(ConsumerBlock.CONSUMED_SEQ));
         this.deliveries = new DeliveryContext(channel, device, spec.geometry(), steps, attempts, counters, latency, producer,
-                armed != null);
+                armed != null, leased);
         this.driver = new PortDriver(this, seat, rounds, attempts, this::checkStall, bell, bellSlot);
     }
 
@@ -275,7 +280,7 @@ public final class DefaultConsumerPort implements ConsumerPort {
         HostPush push = steps.hostPush;
         if (push != null) {
             PushedHostFrames pushed = new PushedHostFrames(deliveries, push);
-            SeatLease l = lease;
+            LeasedSeat l = leased;
             return l == null ? pushed : new LeasedHostFrames(pushed, l);
         }
         prepareHostRing();
@@ -364,7 +369,8 @@ public final class DefaultConsumerPort implements ConsumerPort {
      */
     private long acknowledgedInside() {
         long handled = counters.getAcquire(PortCounters.C_HANDLED_TO);
-        return Math.min(steps.mirrorWord(ConsumerBlock.CONSUMED_SEQ), handled);
+        LeasedSeat l = leased;
+        return Math.min(l != null ? l.acknowledged() : steps.mirrorWord(ConsumerBlock.CONSUMED_SEQ), handled);
     }
 
     @Override

@@ -18,6 +18,10 @@ import io.seqlink.layout.ConsumerBlock;
  *   {@link KernelAckDelivery}           consume step, the listener's kernels (the last one acknowledges)
  *   {@link RoundKernelDelivery}         the listener's one kernel is the round (it consumes and acknowledges)
  * </pre>
+ *
+ * <p>On a port attached from another process ({@link DeliveryContext#seat}) every ending acknowledges into the port's
+ * own mirror, as in-process; the seat the producer gates on gets the acknowledgement from the host, after a look at the
+ * seat's lease ({@link LeasedSeat#forward}), and a round found dropped as it launches is refused.
  */
 abstract sealed class DeviceDelivery implements ListenerDelivery
         permits ListenerKernelsDelivery, KernelAckDelivery, RoundKernelDelivery {
@@ -29,6 +33,8 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
     private final Attempts.Call call;
     /** Whether the armed round in flight has its listener's work (and acknowledgement) on the stream. */
     private boolean armedWork;
+    /** The round in flight was refused as it launched: its port's seat was taken back (it lands at once, empty). */
+    private boolean refused;
 
     /** @param frames where the listener reads the frames ({@link io.seqlink.channel.DeviceFrames#memory()}) */
     DeviceDelivery(DeliveryContext ctx, DeviceFrameHandler handler, Memory frames) {
@@ -50,10 +56,21 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
         return ctx.armedRounds() && acceptsArmed && !delegated;
     }
 
+    /**
+     * On a port attached from another process, a round found dropped as it launches ({@link LeasedSeat#mayDeliver}) is
+     * refused: nothing is enqueued, the listener is not called, and the round lands at once, empty. Otherwise the round
+     * is delivered at once; its acknowledgement (the ack step's, or the listener kernel's, into the port's own mirror)
+     * reaches the seat through {@link LeasedSeat#forward}, after the poller's look at the seat.
+     */
     @Override
     public final boolean launch(Round r) {
         if (ctx.attempts().resumes(r.subscription, r.from)) {
             r.to = r.from; // the armed call failed on this frame: its retry takes that frame alone, at attempt 2
+        }
+        LeasedSeat seat = ctx.seat();
+        refused = seat != null && !seat.mayDeliver(r.from, r.to);
+        if (refused) {
+            return false;
         }
         consumeStep(r);
         return true;
@@ -61,6 +78,7 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
 
     @Override
     public final boolean arm(Round r) {
+        refused = false;
         consumeStep(r);
         view.round(r);
         armedWork = ctx.attempts().runArmed(r.subscription, r.from, r.from - 1, call) == Attempts.HANDLED;
@@ -74,12 +92,18 @@ abstract sealed class DeviceDelivery implements ListenerDelivery
 
     @Override
     public final boolean landed(Round r) {
-        return ctx.steps().consumeLanded(r.number);
+        return refused || ctx.steps().consumeLanded(r.number);
     }
 
-    /** An armed round landed (ordinary device rounds are delivered as they are enqueued and never land). */
+    /**
+     * An armed round landed, or an ordinary one was refused as it launched (ordinary device rounds are otherwise
+     * delivered as they are enqueued and never land).
+     */
     @Override
     public final int land(Round r, boolean released) {
+        if (refused) {
+            return EMPTY;
+        }
         long readyTo = ctx.steps().mirrorWord(ConsumerBlock.READY_TO);
         // a failed call's round kernel may have taken the frame before the cancel, though the consume step behind it,
         // seeing the cancel, wrote a descriptor that took nothing: its acknowledgement says so

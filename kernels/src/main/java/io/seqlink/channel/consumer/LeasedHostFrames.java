@@ -4,14 +4,15 @@ package io.seqlink.channel.consumer;
  * A host listener's frames on a channel attached from another process: the frames {@link PushedHostFrames} gives (read
  * in place in the region shared with the producer's process, up to its {@code publish_seq}, acknowledged by a host
  * store into the seat's {@code consumed_seq}), valid only while the producer has not taken the seat back
- * ({@link SeatLease}). Each round looks at the lease twice, as a seqlock reader looks at its sequence:
+ * ({@link SeatLease}; the port's {@link LeasedSeat} looks at it and alone stores into the seat). Each round looks at the
+ * lease twice, as a seqlock reader looks at its sequence:
  *
  * <pre>
  *   poller       acquire publish_seq ─> round from..to ─> launch: held? ──no──> lost "before from..to were delivered";
  *                                                            │                 the round lands empty: no listener call
  *                                                            yes
  *   deliverer    stamps, lengths, the listener's calls (every read of the round's slots)
- *                acknowledge(s): held? (acquire fence, acquire load) ──yes──> consumed_seq = s (release store)
+ *                acknowledge(s): held? (acquire fence, acquire load) ──yes──> the seat's consumed_seq = s (release store)
  *                                                            └──no──> lost "while from..s were with its listener"
  *                                                                     (possibly torn); nothing acknowledged
  * </pre>
@@ -37,15 +38,15 @@ package io.seqlink.channel.consumer;
 final class LeasedHostFrames implements HostFrames {
 
     private final PushedHostFrames pushed;
-    private final SeatLease lease;
+    private final LeasedSeat seat;
     /** The first frame of the round being delivered, for the report. */
     private long roundFrom;
-    /** The lease was found lost: final (a seat taken back never holds the epoch again). */
-    private boolean lost;
+    /** The seat was found lost as the round launched: it lands empty. */
+    private boolean refused;
 
-    LeasedHostFrames(PushedHostFrames pushed, SeatLease lease) {
+    LeasedHostFrames(PushedHostFrames pushed, LeasedSeat seat) {
         this.pushed = pushed;
-        this.lease = lease;
+        this.seat = seat;
     }
 
     @Override
@@ -66,12 +67,8 @@ final class LeasedHostFrames implements HostFrames {
     @Override
     public boolean launch(Round r) {
         roundFrom = r.from;
-        if (!lost && !lease.held()) {
-            lost = true;
-            lease.lost("the producer dropped this consumer before frames " + r.from + ".." + r.to + " were delivered, and none "
-                    + "of them was");
-        }
-        return !lost && pushed.launch(r); // lost: not deliverable at once; it lands at once, empty
+        refused = !seat.mayDeliver(r.from, r.to);
+        return !refused && pushed.launch(r); // refused: not deliverable at once; it lands at once, empty
     }
 
     @Override
@@ -81,25 +78,18 @@ final class LeasedHostFrames implements HostFrames {
 
     @Override
     public boolean landed(Round r) {
-        return lost || pushed.landed(r);
+        return refused || pushed.landed(r);
     }
 
     @Override
     public int land(Round r, boolean released) {
-        return lost ? ListenerDelivery.EMPTY : pushed.land(r, released);
+        return refused ? ListenerDelivery.EMPTY : pushed.land(r, released);
     }
 
     @Override
     public void acknowledge(long sequence) {
-        if (!lost && lease.held()) {
-            pushed.acknowledge(sequence);
-            return;
-        }
-        if (!lost) {
-            lost = true;
-            lease.lost("the producer dropped this consumer while frames " + roundFrom + ".." + sequence + " were with its "
-                    + "listener: read in place, they may have been rewritten by the producer after the drop (possibly torn), "
-                    + "and they are not acknowledged");
+        if (seat.acknowledge(roundFrom, sequence)) {
+            pushed.acknowledge(sequence); // the port's own mirror: its acknowledged position
         }
     }
 }

@@ -53,6 +53,8 @@ final class Rounds {
     private final PollerSeat seat;
     private final MemoryGuard guard;
     private final @Nullable ArmedRound armed;
+    /** The seat of a port attached from another process, which each step forwards the device's acknowledgement into. */
+    private final @Nullable LeasedSeat leased;
     private final RingGeometry geometry;
     private final boolean lapping;
     private final int maxBatch;
@@ -66,7 +68,8 @@ final class Rounds {
 
     Rounds(String listenerThreadName, ConsumerSteps steps, Subscriptions subscriptions, Attempts attempts, ConsumerLife life,
             ProducerView producer, CounterSet counters, StallWatch stall, PollerSeat seat, MemoryGuard guard,
-            @Nullable ArmedRound armed, RingGeometry geometry, boolean lapping, int maxBatch, long startAfter) {
+            @Nullable ArmedRound armed, @Nullable LeasedSeat leased, RingGeometry geometry, boolean lapping, int maxBatch,
+            long startAfter) {
         this.listenerThreadName = listenerThreadName;
         this.next = startAfter + 1;
         this.steps = steps;
@@ -79,6 +82,7 @@ final class Rounds {
         this.seat = seat;
         this.guard = guard;
         this.armed = armed;
+        this.leased = leased;
         this.geometry = geometry;
         this.lapping = lapping;
         this.maxBatch = maxBatch;
@@ -111,8 +115,10 @@ final class Rounds {
     }
 
     /**
-     * One step: finishes a round the listener thread delivered, then follows the round in flight or starts the next,
-     * delivering as {@code mode} says. Returns the frames a finished round handled.
+     * One step: finishes a round the listener thread delivered, forwards what the device acknowledged into an attached
+     * port's seat ({@link LeasedSeat#forward}: only while no round is with the listener thread, so one thread at a time
+     * stores into the seat), then follows the round in flight or starts the next, delivering as {@code mode} says.
+     * Returns the frames a finished round handled.
      *
      * @throws DeviceException a device error
      */
@@ -124,6 +130,9 @@ final class Rounds {
             status = Round.IDLE;
         } else if (status == Round.WITH_LISTENER) {
             return 0;
+        }
+        if (leased != null) {
+            leased.forward();
         }
         if (!life.active()) {
             return handled;

@@ -6,7 +6,8 @@ package io.seqlink.channel.consumer;
  * holds the attachment's epoch, and takes the seat back by one compare-and-set of that epoch to 0 (a drop), after which
  * it may rewrite any slot, those the port has not acknowledged included. The port reads frames in place, so a frame it
  * read is known intact only if the seat still held the epoch after the read: the check a seqlock reader makes after its
- * reads, with the live epoch as the sequence ({@link LeasedHostFrames} says where a round makes it).
+ * reads, with the live epoch as the sequence ({@link LeasedSeat} makes it, for a host listener as {@link LeasedHostFrames}
+ * says and for a device listener before it forwards the device's acknowledgement).
  *
  * <p>Implemented by the attachment. Both methods are safe from any thread and never wait; {@link #held()} allocates
  * nothing.

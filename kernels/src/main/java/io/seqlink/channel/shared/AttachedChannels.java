@@ -30,8 +30,9 @@ import java.util.function.Consumer;
 /**
  * Attaches this process to a channel another process of the host shares: connects to its socket, runs the handshake,
  * maps the region, checks it against what the producer announced, and builds an ordinary consumer port over the shared
- * replica (a host listener reads it in place, each round checked against the seat's lease; its acknowledgements land in
- * the seat the producer gates on).
+ * replica (a host listener reads it in place, a device listener's steps and kernels read it through the device's
+ * mapping of the region; each round is checked against the seat's lease, and its acknowledgement lands in the seat the
+ * producer gates on only after that check).
  * Stateless; any thread.
  */
 public final class AttachedChannels {
@@ -142,7 +143,7 @@ public final class AttachedChannels {
         Device device = backend.device(spec.device());
         MappedBuffer control = map(device, region, SharedLayout.CONTROL, ControlBlock.BYTES, mapped);
         MappedBuffer ring = map(device, region, layout.ring(), geometry.ringBytes(), mapped);
-        MappedBuffer mirror = map(device, region, layout.mirror(a.seat()), ConsumerBlock.BYTES, mapped);
+        MappedBuffer seat = map(device, region, layout.mirror(a.seat()), ConsumerBlock.BYTES, mapped);
         Duration producerStall = Duration.ofNanos(a.stallNanos());
         Duration stall = spec.stallTimeout() != null ? spec.stallTimeout() : producerStall;
         ChannelSpec portSpec = ChannelSpec.builder(spec.name()).producer(spec.device()).consumers(spec.device()).slots(a.slots())
@@ -157,7 +158,7 @@ public final class AttachedChannels {
             }
         });
         DefaultConsumerPort port = DefaultConsumerPort.attached(backend, portSpec, spec.device(),
-                new DefaultConsumerPort.SharedReplica(control, ring, mirror), lease, new SharedProducerView(control, ring, geometry),
+                new DefaultConsumerPort.SharedReplica(control, ring, seat), lease, new SharedProducerView(control, ring, geometry),
                 allocations, quiet::countDown, cause -> {
                     Attachment at = self[0];
                     if (at != null) {

@@ -15,7 +15,9 @@
 #   soak      TwoProcessSoak --backend cuda --duration ${SOAK:-5m} --restart-every ${RESTART:-60s}: the consumer
 #             process killed (kill -9) and re-attached every period, every generation checked (limit: SOAK + 120 s)
 #   sanitize  compute-sanitizer memcheck --target-processes all over CrossProcessLatencyBench --backend cuda --frames
-#             200 --sizes 16384 (both JVMs; limit 200 s) and over seqlink-xproc-baseline (limit 60 s)
+#             200 --sizes 16384 (both JVMs; limit 200 s), over a device listener in a consumer process
+#             (CudaTwoProcessChannelGpuTest's case at 2,000 frames, both JVMs; limit 200 s) and over seqlink-xproc-baseline
+#             (limit 60 s)
 # Every step runs under `timeout`, its limit cut to what is left of BUDGET (540 s from the start) so one call ends in time.
 # $OUT (8 files at most): summary.txt (every step's verdict and figures, also printed last), junit.log, latency.json,
 # latency.txt, baseline.json, soak.json, sanitizer.txt (the sanitizer's summaries), logs.tar.gz (run.log, env.txt,
@@ -117,6 +119,11 @@ if want sanitize; then
       step sanitize-java 200 "$SANITIZER" --tool memcheck --target-processes all --error-exitcode 3 --print-limit 20 \
         "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend cuda --frames 200 \
         --gap-us 200 --sizes 16384 2>&1
+      echo "==== memcheck: a device listener in a consumer process (CudaTwoProcessChannelGpuTest, 2,000 frames; both JVMs)"
+      step sanitize-device 200 "$SANITIZER" --tool memcheck --target-processes all --error-exitcode 3 --print-limit 20 \
+        "$JAVA" "${JOPTS[@]}" -Dseqlink-build.ipc.deviceFrames=2000 -cp "$CP" \
+        org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=tree --include-tag gpu \
+        --select-method 'io.seqlink.shared.CudaTwoProcessChannelGpuTest#checksummedFramesReachADeviceListenerInAConsumerProcess' 2>&1
       echo "==== memcheck: seqlink-xproc-baseline --frames 200 --sizes 16384"
       [ -x "$BASELINE" ] && step sanitize-baseline 60 "$SANITIZER" --tool memcheck --target-processes all \
         --error-exitcode 3 --print-limit 20 "$BASELINE" --frames 200 --warmup 10 --sizes 16384 2>&1

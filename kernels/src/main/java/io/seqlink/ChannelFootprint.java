@@ -19,8 +19,8 @@ import java.util.Map;
  * <pre>
  *   ring in device memory   producer device: control block, ring; pinned: staging ring, mirror, doorbells
  *                           (2 x slots words, when rounds may be armed)
- *   ring in pinned host     producer device: control block; pinned: ring, mirror
- *   ring in shared region   producer device: control block; the region holds ring and mirror
+ *   ring in pinned host     pinned: ring, mirror (nothing on the producer device)
+ *   ring in shared region   the region holds ring and mirror (nothing on the producer device)
  *   shared channel          pinned: the whole shared region, whatever the ring's place (CUDA registers it
  *                           to address its parts; on the emulated backend it is a file mapping, no direct memory)
  *   each consumer           device: block, local ring (copy read mode), replica control block and ring (peer-copy)
@@ -50,11 +50,10 @@ record ChannelFootprint(RingPlace.Kind place, Map<Integer, Long> deviceBytes, lo
         RingPlace.Kind place = RingPlace.decide(spec, decided);
         long ring = spec.geometry().ringBytes();
         Map<Integer, Long> device = new LinkedHashMap<>();
-        device.merge(spec.producer(), (long) ControlBlock.BYTES, Long::sum);
         long pinned = 0;
         switch (place) {
             case DEVICE -> {
-                device.merge(spec.producer(), ring, Long::sum);
+                device.merge(spec.producer(), ring + ControlBlock.BYTES, Long::sum);
                 pinned += ring + ControlBlock.BYTES; // staging ring, publish mirror
                 if (spec.armedRounds()) {
                     pinned += 8L * 2 * spec.slots(); // the doorbells

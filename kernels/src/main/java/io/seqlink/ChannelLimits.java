@@ -13,9 +13,9 @@ import java.util.Map;
 /**
  * A channel spec against what its backend can really allocate, before anything is: the largest single
  * device and pinned allocation, each device's free memory, the host memory available to pin, and (on the
- * emulated backend) the JVM's free direct memory. Counts everything the channel will allocate, the
- * consumers' host rings (made later, when a host listener subscribes) and the armed rounds' doorbells
- * included: {@link ChannelFootprint}.
+ * emulated backend) the JVM's free direct memory. Counts everything the channel will allocate, its ring
+ * where the channel will place it, the consumers' host rings (made later, when a host listener subscribes)
+ * and the armed rounds' doorbells included: {@link ChannelFootprint}. Static and stateless: safe from any thread.
  */
 final class ChannelLimits {
 
@@ -43,7 +43,7 @@ final class ChannelLimits {
         if (ring > limits.maxMappedBytes()) {
             v.add(new Violation(property, "the ring of " + ring + " B is larger than the " + limits.maxMappedBytes()
                     + " B the " + backend.kind().name().toLowerCase() + " backend can allocate as one pinned host buffer "
-                    + "(the producer's staging ring is one)", fix + " so that slots x (slot size + 64 B, in 128-byte lines) stays at "
+                    + "(the producer's staging ring, or its ring in host memory, is one)", fix + " so that slots x (slot size + 64 B, in 128-byte lines) stays at "
                     + "most " + limits.maxMappedBytes() + " B"));
         } else if (ring > limits.maxDeviceBytes()) {
             v.add(new Violation(property, "the ring of " + ring + " B is larger than the " + limits.maxDeviceBytes()
@@ -122,11 +122,28 @@ final class ChannelLimits {
     }
 
     private static String pinnedParts(ChannelSpec spec, ChannelFootprint f) {
-        long staging = spec.geometry().ringBytes();
-        return "the producer's staging ring of " + mib(staging) + (f.hostRings() > 0 ? ", " + mib(f.hostRings())
-                + " for the host rings host listeners read from (one per consumer)" : "")
-                + (f.pinnedBytes() - staging - f.hostRings() > 0 ? ", " + mib(f.pinnedBytes() - staging - f.hostRings())
-                        + " of mirrors, doorbells and host-staged replicas" : "");
+        long ring = spec.geometry().ringBytes();
+        String producer = switch (f.place()) {
+            case DEVICE -> "the producer's staging ring of " + mib(ring);
+            case PINNED_HOST -> "the ring of " + mib(ring) + ", in pinned host memory";
+            case SHARED_REGION -> "";
+        };
+        long producerRing = producer.isEmpty() ? 0 : ring;
+        List<String> parts = new ArrayList<>();
+        if (!producer.isEmpty()) {
+            parts.add(producer);
+        }
+        if (f.sharedRegion() > 0) {
+            parts.add("the shared region of " + mib(f.sharedRegion()));
+        }
+        if (f.hostRings() > 0) {
+            parts.add(mib(f.hostRings()) + " for the host rings host listeners read from (one per consumer)");
+        }
+        long rest = f.pinnedBytes() - producerRing - f.sharedRegion() - f.hostRings();
+        if (rest > 0) {
+            parts.add(mib(rest) + " of mirrors, doorbells and host-staged replicas");
+        }
+        return String.join(", ", parts);
     }
 
     private static String mib(long bytes) {

@@ -1,5 +1,7 @@
 package io.seqlink.channel;
 
+import io.seqlink.backend.MappedBuffer;
+import io.seqlink.layout.SlotHeader;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,6 +63,23 @@ public final class FrameContext {
     /** The W3C trace flags (bit 0: sampled). */
     public int flags() {
         return flags;
+    }
+
+    /**
+     * Sets the context from the binary form a slot header carries ({@link SlotHeader#CONTEXT} onward), the header at
+     * {@code headerOffset} of {@code memory}: returns whether it carries one; otherwise the context is absent. Plain
+     * reads: the caller reads a frame whose publication it acquired and checks that the slot still holds it. Allocates
+     * nothing. The one decoding of those words, for seqlink's readers of slots in host memory; a listener reads its
+     * frame's context with {@link Frame#context(FrameContext)}.
+     */
+    public boolean setFromHeader(MappedBuffer memory, long headerOffset) {
+        if (memory.getPlain(headerOffset + SlotHeader.CONTEXT) != SlotHeader.CONTEXT_W3C) {
+            clear();
+            return false;
+        }
+        set(memory.getPlain(headerOffset + SlotHeader.TRACE_ID_HIGH), memory.getPlain(headerOffset + SlotHeader.TRACE_ID_LOW),
+                memory.getPlain(headerOffset + SlotHeader.SPAN_ID), (int) memory.getPlain(headerOffset + SlotHeader.TRACE_FLAGS));
+        return present;
     }
 
     /**

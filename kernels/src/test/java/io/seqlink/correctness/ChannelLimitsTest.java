@@ -9,14 +9,18 @@ import io.seqlink.backend.emulated.EmulatedBackend;
 import io.seqlink.backend.emulated.EmulatedTopology;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.InvalidChannelSpecException;
+import io.seqlink.channel.ReadMode;
 import io.seqlink.layout.RingGeometry;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * A channel is checked against the backend's real limits before anything is
  * allocated, and refused naming {@code slot-size} with the largest value that fits: a ring above the
  * 2 GiB - 1 B a pinned host buffer can span (64 x 64 MB, 2 x 1 GB), and a ring the JVM's direct memory
- * (where the emulated backend keeps its memory) cannot hold. The runtime stays usable.
+ * (where the emulated backend keeps its memory) cannot hold. The runtime stays usable. A channel is counted with its
+ * ring where it will be: a host ring (every consumer a host listener) takes no device ring, staging ring or host rings
+ * of its consumers.
  */
 class ChannelLimitsTest {
 
@@ -75,6 +79,30 @@ class ChannelLimitsTest {
             assertThat(backend.liveAllocations()).as("nothing allocated").isEqualTo(before);
             assertThat(rt.validate(spec, "seqlink.channels.too-much.")).anySatisfy(v ->
                     assertThat(v.property()).isEqualTo("seqlink.channels.too-much.slot-size"));
+        }
+    }
+
+    @Test
+    void aHostRingIsCountedWithoutTheDeviceRingStagingRingAndHostRingsItDoesNotHave() {
+        long slotBytes = (1L << 29) - 64; // rings of 1 GiB - 128 B, as above
+        long ring = RingGeometry.of(2, slotBytes).ringBytes();
+        long directFree;
+        try (SeqlinkRuntime probe = Rig.runtime(2).open()) {
+            directFree = probe.backend().limits().directBytesFree();
+        }
+        Assumptions.assumeTrue(directFree > 2 * ring, "the JVM's free direct memory holds two rings");
+        int consumers = (int) Math.min(60, directFree / ring); // with a device ring, its staging and their host rings: too much
+        Integer[] devices = new Integer[consumers];
+        for (int i = 0; i < consumers; i++) {
+            devices[i] = i + 1;
+        }
+        try (SeqlinkRuntime rt = Rig.runtime(EmulatedTopology.allNvlink(consumers + 1)).open()) {
+            ChannelSpec.Builder spec = ChannelSpec.builder("host-ring").producer(0).consumers(devices).slots(2).slotBytes(slotBytes)
+                    .readMode(ReadMode.DIRECT);
+            assertThat(rt.validate(spec.build(), "seqlink.channels.host-ring.")).as("the ring in device memory")
+                    .anySatisfy(v -> assertThat(v.problem()).contains("the JVM's direct memory"));
+            assertThat(rt.validate(spec.hostListeners(devices).build(), "seqlink.channels.host-ring."))
+                    .as("the ring in pinned host memory, read in place").isEmpty();
         }
     }
 }

@@ -110,7 +110,9 @@ class NewcomerMistakesTests {
     void aRingWhoseHostRingsDoNotFitIsRefusedBeforeAnythingIsAllocated() {
         // one consumer device per ring of at most 2 GiB: the pre-check before counted the producer's two rings and a
         // local ring per consumer (2 + k rings) and left out the consumers' host rings (k more), allocated when the
-        // listener subscribes: pick the rings so that 2 + k fit the free direct memory and 2 + 2k do not
+        // listener subscribes: pick the rings so that 2 + k fit the free direct memory and 2 + 2k do not. Latest
+        // delivery: the producer pushes nothing to its host listeners, which read host rings staged by their streams
+        // (a lossless channel's would read its ring in place, in host memory: 1 + k rings)
         long free;
         try (SeqlinkRuntime probe = SeqlinkRuntime.builder().emulated(EmulatedTopology.allNvlink(2)).open()) {
             AllocationLimits limits = probe.backend().limits();
@@ -129,7 +131,7 @@ class NewcomerMistakesTests {
         }
         runner.withUserConfiguration(HostListener.class)
                 .withPropertyValues("seqlink.emulated.device-count=" + (k + 1), "seqlink.channels.frames.slots=2",
-                        "seqlink.channels.frames.slot-size=" + slotBytes + "B",
+                        "seqlink.channels.frames.slot-size=" + slotBytes + "B", "seqlink.channels.frames.delivery=latest",
                         "seqlink.channels.frames.consumers=" + String.join(",", consumers))
                 .run(context -> {
                     assertThat(context).hasFailed();

@@ -7,7 +7,10 @@ import io.seqlink.backend.DeviceException;
 import io.seqlink.backend.LinkAttributes;
 import io.seqlink.backend.ProbeMeasurement;
 import io.seqlink.backend.ProbePlan;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -137,6 +140,31 @@ public final class EmulatedBackend implements Backend {
     /** Allocations not yet freed (for leak tests). */
     public int liveAllocations() {
         return live.size();
+    }
+
+    /** Bytes of pinned host memory allocated ({@code allocateMapped}) and not yet freed (for footprint tests). */
+    public long liveMappedBytes() {
+        long bytes = 0;
+        for (EmulatedMemory m : live) {
+            if (m instanceof EmulatedMappedBuffer b && b.sharedMapping == null) {
+                bytes += b.bytes();
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Bytes of the shared mappings a device addresses parts of now ({@code mapShared}), each mapping whole and once
+     * however many of its parts are mapped: what the CUDA backend pins for them (for footprint tests).
+     */
+    public long liveSharedBytes() {
+        Set<ByteBuffer> mappings = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (EmulatedMemory m : live) {
+            if (m instanceof EmulatedMappedBuffer b && b.sharedMapping != null) {
+                mappings.add(b.sharedMapping);
+            }
+        }
+        return mappings.stream().mapToLong(ByteBuffer::capacity).sum();
     }
 
     /** Streams not yet closed, over all devices (for leak tests). */

@@ -82,7 +82,7 @@ final class EmulatedDevice implements Device {
     public MappedBuffer mapShared(ByteBuffer region, long offset, long bytes) {
         checkUsable();
         ByteBuffer part = Device.sharedPart(region, offset, bytes);
-        EmulatedMappedBuffer buffer = new EmulatedMappedBuffer(backend, backend.nextAddress(-1, part.capacity()), part);
+        EmulatedMappedBuffer buffer = new EmulatedMappedBuffer(backend, backend.nextAddress(-1, part.capacity()), part, region);
         backend.track(buffer);
         return buffer;
     }

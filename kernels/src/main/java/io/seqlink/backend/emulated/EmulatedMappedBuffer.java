@@ -2,17 +2,23 @@ package io.seqlink.backend.emulated;
 
 import io.seqlink.backend.MappedBuffer;
 import java.nio.ByteBuffer;
+import org.jspecify.annotations.Nullable;
 
 /** Emulated pinned host memory: the host reads and writes it, devices address it. */
 final class EmulatedMappedBuffer extends EmulatedMemory implements MappedBuffer {
 
+    /** The whole shared mapping {@code region} is part of; {@code null} for memory this buffer allocated. */
+    final @Nullable ByteBuffer sharedMapping;
+
     EmulatedMappedBuffer(EmulatedBackend backend, long address, long bytes) {
         super(backend, -1, address, bytes);
+        this.sharedMapping = null;
     }
 
-    /** Over {@code region}, memory this buffer does not own (a mapping shared with another process). */
-    EmulatedMappedBuffer(EmulatedBackend backend, long address, ByteBuffer region) {
+    /** Over {@code region}, part of {@code mapping}: memory this buffer does not own (a mapping shared with another process). */
+    EmulatedMappedBuffer(EmulatedBackend backend, long address, ByteBuffer region, ByteBuffer mapping) {
         super(backend, -1, address, region);
+        this.sharedMapping = mapping;
     }
 
     @Override

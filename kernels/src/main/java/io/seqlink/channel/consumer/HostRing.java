@@ -132,13 +132,7 @@ final class HostRing {
 
         @Override
         public boolean context(FrameContext into) {
-            if (!hasContext()) {
-                into.clear();
-                return false;
-            }
-            into.set(memory.getPlain(slotOffset + SlotHeader.TRACE_ID_HIGH), memory.getPlain(slotOffset + SlotHeader.TRACE_ID_LOW),
-                    memory.getPlain(slotOffset + SlotHeader.SPAN_ID), (int) memory.getPlain(slotOffset + SlotHeader.TRACE_FLAGS));
-            return into.isPresent();
+            return into.setFromHeader(memory, slotOffset);
         }
 
         @Override

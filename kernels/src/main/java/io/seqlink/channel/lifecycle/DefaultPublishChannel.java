@@ -107,38 +107,16 @@ final class DefaultPublishChannel implements PublishChannel {
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());
     }
 
-    /**
-     * Where the channel's ring lives, decided once as it opens: in host memory when every consumer of this process reads
-     * on the host ({@link #readsOnlyOnHost}): the shared region when the channel is shared (its consumer processes read
-     * the region's slots and acquire its control block; this process may have no consumer), else pinned memory of the
-     * producer device when it has consumers. Otherwise in device memory, and a shared channel's publish step pushes
-     * every frame into the region.
-     */
-    static RingPlace ringPlace(ChannelSpec spec, Map<Integer, Transport> transports, @Nullable ChannelExport export) {
-        if (!readsOnlyOnHost(spec, transports)) {
-            return RingPlace.DEVICE;
-        }
-        if (export != null) {
-            return RingPlace.sharedRegion(export.control(), export.ring());
-        }
-        return spec.consumers().isEmpty() ? RingPlace.DEVICE : RingPlace.HOST;
-    }
-
-    /**
-     * Whether every consumer of the channel in this process reads on the host (true when it has none): a host listener
-     * the producer would push to ({@link ChannelSpec#pushesToHost}) over a link that reads the producer's own memory (same
-     * device, peer atomic: no replica of its own). Then the ring can live in host memory: the producer's kernels write
-     * each frame once, where the listeners read it in place, and the publish step is one warp that pushes nothing, where
-     * a ring in device memory costs the publish step a copy of every frame into host memory.
-     */
-    static boolean readsOnlyOnHost(ChannelSpec spec, Map<Integer, Transport> transports) {
-        for (int device : spec.consumers()) {
-            Transport t = transports.get(device);
-            if (!spec.pushesToHost(device) || (t != Transport.SAME_DEVICE && t != Transport.PEER_ATOMIC)) {
-                return false;
+    /** The place {@link RingPlace#decide} picks, with the shared region's memory when it picks that. */
+    private static RingPlace ringPlace(ChannelSpec spec, Map<Integer, Transport> transports, @Nullable ChannelExport export) {
+        return switch (RingPlace.decide(spec, transports)) {
+            case DEVICE -> RingPlace.DEVICE;
+            case PINNED_HOST -> RingPlace.HOST;
+            case SHARED_REGION -> {
+                ChannelExport e = Objects.requireNonNull(export, "a shared channel's export is made before its ring");
+                yield RingPlace.sharedRegion(e.control(), e.ring());
             }
-        }
-        return true;
+        };
     }
 
     private String describeTransports() {

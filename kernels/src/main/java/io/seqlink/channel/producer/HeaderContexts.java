@@ -73,18 +73,11 @@ final class HeaderContexts {
     }
 
     /**
-     * Copies the context words of {@code sequence}'s slot into {@code into}; returns whether they hold a context
-     * (otherwise {@code into} is cleared). Plain reads: what they are worth, the caller decides (see
+     * Copies the context words of {@code sequence}'s slot into {@code into} ({@link FrameContext#setFromHeader}, the one
+     * decoding of them); returns whether they hold a context (otherwise {@code into} is cleared). Plain reads: what they are worth, the caller decides (see
      * {@link Producer#context}). Allocates nothing.
      */
     boolean read(long sequence, FrameContext into) {
-        long offset = geometry.offsetOf(sequence);
-        if (headers.getPlain(offset + SlotHeader.CONTEXT) != SlotHeader.CONTEXT_W3C) {
-            into.clear();
-            return false;
-        }
-        into.set(headers.getPlain(offset + SlotHeader.TRACE_ID_HIGH), headers.getPlain(offset + SlotHeader.TRACE_ID_LOW),
-                headers.getPlain(offset + SlotHeader.SPAN_ID), (int) headers.getPlain(offset + SlotHeader.TRACE_FLAGS));
-        return into.isPresent();
+        return into.setFromHeader(headers, geometry.offsetOf(sequence));
     }
 }

@@ -22,11 +22,11 @@ import org.jspecify.annotations.Nullable;
  * staging ring the host writes frames into, the host mirror of {@code publish_seq}, the producer stream
  * and its bound publish step. A channel whose consumers all read on the host keeps its ring in host memory instead
  * ({@link RingPlace}: pinned memory of its own, or the shared region of a channel shared with other processes): the
- * producer's kernels write each frame once, where the listeners read it, the host has no staging ring, and the publish
- * is a stream write ({@link HostRingPublish}), not a kernel.
+ * producer's kernels write each frame once, where the listeners read it, the host has no staging ring, the producer
+ * device no control block, and the publish is a stream write ({@link HostRingPublish}), not a kernel.
  *
  * <pre>
- *   producer device                                   host (pinned, mapped)
+ *   producer device (a ring in device memory)          host (pinned, mapped)
  *   +-----------------+  +------------------------+   +------------------------+  +-------------+
  *   | control block   |  | ring: slots x stride   |   | staging: slots x stride|  | mirror      |
  *   | (128 B line)    |  | [hdr|payload] ...      |   | (host writes frames)   |  | publish_seq |
@@ -41,8 +41,8 @@ public final class ProducerTransport {
 
     private final RingGeometry geometry;
     private final DeviceStream stream;
-    /** The publish kernel's control block on the producer device (a host ring's is allocated and never written). */
-    private final DeviceBuffer control;
+    /** The publish kernel's control block on the producer device; {@code null} for a host ring, which has no publish kernel. */
+    private final @Nullable DeviceBuffer control;
     private final Memory ring;
     /** Where the host writes frames and their lengths before a copy to a ring in device memory; {@code null} for a host ring. */
     private final @Nullable MappedBuffer staging;
@@ -70,16 +70,18 @@ public final class ProducerTransport {
             List<AutoCloseable> resources) {
         this.geometry = geometry;
         this.stream = track(resources, producer.newStream(channel + "-producer"));
-        this.control = track(resources, producer.allocate(ControlBlock.BYTES));
         this.place = place;
         boolean hostRing = place.inHost();
+        // a host ring's consumers acquire the host mirror and its publish is a stream write of the mirror: nothing would
+        // read or write a control block on the device
+        this.control = hostRing ? null : track(resources, producer.allocate(ControlBlock.BYTES));
         this.ring = place.ring(producer, geometry, resources);
         // a host ring is written in place: the host's frames need no copy, and a copy engine copying pinned host
         // memory to pinned host memory runs far below the host's own bandwidth (1 MiB: 210 us on the H200)
         this.staging = hostRing ? null : track(resources, producer.allocateMapped(geometry.ringBytes()));
         this.hostWritten = staging == null ? (MappedBuffer) ring : staging; // a host place's ring is host memory
         this.mirror = place.mirror(producer, resources);
-        this.publication = hostRing ? mirror : control;
+        this.publication = control == null ? mirror : control;
         // a host ring's listeners never arm, and a device listener subscribed on one anyway reads by ordinary rounds:
         // doorbells would cost its publish a stream write per frame (16 KiB pipelined on an H100: 2.06 GB/s with them,
         // 3.11 GB/s without)
@@ -112,8 +114,8 @@ public final class ProducerTransport {
             this.publishStep = new HostRingPublish(stream, (MappedBuffer) ring, mirror, geometry);
             return;
         }
-        PublishKernel kernel = stream.bindPublish(new PublishBinding(control, ring, geometry, mirror, maxBatch, pushTargets,
-                copiedFrom, doorbells));
+        PublishKernel kernel = stream.bindPublish(new PublishBinding(Objects.requireNonNull(control, "a ring in device memory has "
+                + "a control block"), ring, geometry, mirror, maxBatch, pushTargets, copiedFrom, doorbells));
         stream.synchronize();
         this.publishStep = (first, count) -> kernel.enqueue(count); // the kernel numbers the frames from its own word
     }

@@ -3,15 +3,18 @@ package io.seqlink.channel.producer;
 import io.seqlink.backend.Device;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
+import io.seqlink.channel.ChannelSpec;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
+import io.seqlink.topology.Transport;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Where a channel's ring lives and where its consumers acquire {@code publish_seq}: the one decision
- * {@link ProducerTransport} takes its memory from. The channel makes it once, as it opens, from its consumers' links
- * and its share; nothing else tests it.
+ * {@link ProducerTransport} takes its memory from. {@link #decide} takes it, from the consumers' links and the share:
+ * the channel as it opens, and its footprint before anything is allocated; nothing else tests it.
  *
  * <ul>
  *   <li>{@link #DEVICE}: the ring in the producer device's memory, consumers acquire its control block; frames the host
@@ -29,6 +32,55 @@ public sealed interface RingPlace {
 
     /** The ring in device memory (the default). */
     RingPlace DEVICE = new OnDevice();
+
+    /** Which of the places {@link #decide} picks, before there is memory to place the ring in. */
+    enum Kind {
+        /** {@link RingPlace#DEVICE}. */
+        DEVICE,
+        /** {@link RingPlace#HOST}. */
+        PINNED_HOST,
+        /** {@link RingPlace#sharedRegion}. */
+        SHARED_REGION;
+
+        /** Whether the ring is in host memory ({@link RingPlace#inHost()}). */
+        public boolean inHost() {
+            return this != DEVICE;
+        }
+    }
+
+    /**
+     * Where the ring of {@code spec} lives with its consumers' {@code transports}: in host memory when every consumer of
+     * this process reads on the host ({@link #readsOnlyOnHost}): the shared region when the channel is shared (its
+     * consumer processes read the region's slots and acquire its control block; this process may have no consumer),
+     * else pinned memory of the producer device when it has consumers. Otherwise in device memory, and a shared
+     * channel's publish step pushes every frame into the region. Any thread.
+     */
+    static Kind decide(ChannelSpec spec, Map<Integer, Transport> transports) {
+        if (!readsOnlyOnHost(spec, transports)) {
+            return Kind.DEVICE;
+        }
+        if (spec.share() != null) {
+            return Kind.SHARED_REGION;
+        }
+        return spec.consumers().isEmpty() ? Kind.DEVICE : Kind.PINNED_HOST;
+    }
+
+    /**
+     * Whether every consumer of the channel in this process reads on the host (true when it has none): a host listener
+     * the producer would push to ({@link ChannelSpec#pushesToHost}) over a link that reads the producer's own memory (same
+     * device, peer atomic: no replica of its own). Then the ring can live in host memory: the producer's kernels write
+     * each frame once, where the listeners read it in place, and the publish step pushes nothing, where a ring in device
+     * memory costs the publish step a copy of every frame into host memory.
+     */
+    private static boolean readsOnlyOnHost(ChannelSpec spec, Map<Integer, Transport> transports) {
+        for (int device : spec.consumers()) {
+            Transport t = transports.get(device);
+            if (!spec.pushesToHost(device) || (t != Transport.SAME_DEVICE && t != Transport.PEER_ATOMIC)) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /** The ring in pinned, mapped host memory the producer's transport allocates. */
     RingPlace HOST = new InPinnedHost();

@@ -110,6 +110,15 @@ public final class ChannelExport implements AutoCloseable {
         }
     }
 
+    /**
+     * The bytes of the region sharing {@code spec} creates: the file both processes map, and, on the CUDA backend, what
+     * the producer device pins (registers with the driver, whole) to address its control block and ring. Any thread.
+     */
+    public static long regionBytes(ChannelSpec spec) {
+        ChannelShare share = Objects.requireNonNull(spec.share(), "a shared channel's spec");
+        return new SharedLayout(spec.geometry(), spec.maxPublishBatch(), share.seats()).regionBytes();
+    }
+
     /** Leftovers of a producer of this name that died: removed; a live one: refused. */
     private void clearStale(Path regionFile) throws IOException {
         if (Files.exists(socket)) {

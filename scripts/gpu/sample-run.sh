@@ -8,7 +8,8 @@
 # apart, so its end-to-end latency (source -> the GPU stages -> the collector's host listener) is a frame's own, not a
 # burst's queueing; paced.json (the pipeline's answer) and paced-metrics.txt (the scrape's seqlink_ and sample_ lines).
 # VERIFY_EVERY (default 1) is the paced service's sample.pipeline.verify-every: the collector recomputes every n-th
-# result on its listener thread, so a large n leaves the channels' own share of the end-to-end latency.
+# result on its listener thread, so a large n leaves the channels' own share of the end-to-end latency. PACED_ARGS: more
+# options of the paced service (e.g. --seqlink.launcher.idle-strategy=busy-spin).
 # Usage: bash scripts/gpu/sample-run.sh [PROFILE] [FRAMES]      (default gpu1 5000)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,7 +30,7 @@ paced=${PACED_SECONDS:-10}
 port=19$((RANDOM % 900 + 100))
 /tmp/jre/bin/java -cp "$(cat .gpu/sample/classpath.txt)" io.seqlink.sample.SampleApplication --spring.profiles.active="$profile" \
   --seqlink.backend="$backend" --server.port="$port" --sample.pipeline.source-rate="${RATE:-2000}" \
-  --sample.pipeline.verify-every="${VERIFY_EVERY:-1}" > "$final/paced-service.log" 2>&1 &
+  --sample.pipeline.verify-every="${VERIFY_EVERY:-1}" ${PACED_ARGS:-} > "$final/paced-service.log" 2>&1 &
 pid=$!
 timeout -k 5 $((paced + 90)) python3 - "$port" "$paced" "$final" <<'PY' | tee -a "$final/summary.txt"
 import json, os, sys, time, urllib.request
@@ -55,6 +56,15 @@ n = p["collected"] - before["collected"]
 print(f"paced: {n} frames collected in {seconds} s at source-rate {p['sourceRate']}, verify-every {os.environ.get('VERIFY_EVERY', '1')}; failures {p['failures']}, lost {p['lost']}, "
       f"verified {p['verifiedFully']} of {p['collected']}; end to end since start mean {p['endToEndLatency']['meanMicros']} us, "
       f"max {p['endToEndLatency']['maxMicros']} us over {p['endToEndLatency']['count']} frames")
+import re
+lat = {}
+for l in get("/actuator/prometheus").splitlines():
+    m = re.match(r'seqlink_consumer_latency_seconds_(count|sum)\{channel="([^"]+)",consumer="(\d+)"[^}]*\} (\S+)', l)
+    if m:
+        lat.setdefault((m.group(2), m.group(3)), {})[m.group(1)] = float(m.group(4))
+for (ch, c), v in sorted(lat.items()):
+    if v.get("count"):
+        print(f"paced: channel {ch} consumer {c}: publish -> listener done mean {1e6 * v['sum'] / v['count']:.1f} us over {int(v['count'])} frames")
 PY
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null

@@ -19,20 +19,9 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 start=$(date +%s)
 stamp() { echo "[before-after +$(( $(date +%s) - start ))s] $*"; }
 
-if [ ! -d .gpu/before/lib ]; then
-  echo "no .gpu/before/lib: run scripts/gpu/build-before.sh <revision> on the build machine" >&2
-  exit 2
-fi
 # the earlier revision's bundle: this bundle's libraries and natives, that revision's seqlink jars and test classes
 before=/tmp/seqlink-before-bundle
-mkdir -p "$before/lib"
-cp .gpu/jre.tar.xz "$before/"
-cp -r .gpu/native "$before/"
-for jar in .gpu/lib/*.jar; do
-  case "$(basename "$jar")" in seqlink-*) ;; *) cp "$jar" "$before/lib/" ;; esac
-done
-cp .gpu/before/lib/*.jar "$before/lib/"
-cp -r .gpu/before/test-classes "$before/"
+bash scripts/gpu/earlier-bundle.sh .gpu/before "$before" || exit 2
 
 parts=${PARTS:-ab,host,checks}
 want() { [[ ",$parts," == *",$1,"* ]]; }

@@ -14,6 +14,7 @@ cd "$(dirname "$0")/../.."
 [ "$#" -gt 0 ] || { echo "name the builds to run: this, or a folder of .gpu holding lib/ and test-classes/" >&2; exit 2; }
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 mkdir -p "$OUT"
+rm -rf /tmp/seqlink-ab-*  # bundles of an earlier call on this machine may be of other builds
 log="$OUT/run.log"
 : > "$log"
 start=$(date +%s)
@@ -22,17 +23,10 @@ for name in "$@"; do
   n=$((n + 1))
   bundle=.gpu
   if [ "$name" != this ]; then
-    [ -d ".gpu/$name/lib" ] || { echo "no .gpu/$name/lib" | tee -a "$log"; continue; }
     bundle=/tmp/seqlink-ab-$name
-    if [ ! -d "$bundle" ]; then
-      mkdir -p "$bundle/lib"
-      cp .gpu/jre.tar.xz "$bundle/"
-      cp -r .gpu/native "$bundle/"
-      for jar in .gpu/lib/*.jar; do
-        case "$(basename "$jar")" in seqlink-*) ;; *) cp "$jar" "$bundle/lib/" ;; esac
-      done
-      cp ".gpu/$name"/lib/*.jar "$bundle/lib/"
-      cp -r ".gpu/$name/test-classes" "$bundle/"
+    if [ ! -d "$bundle" ] && ! bash scripts/gpu/earlier-bundle.sh ".gpu/$name" "$bundle" >> "$log" 2>&1; then
+      echo "no bundle for $name (.gpu/$name/lib, .gpu/$name/test-classes)" | tee -a "$log"
+      continue
     fi
   fi
   work=/tmp/seqlink-ab-run-$n

@@ -54,20 +54,14 @@ class DroppedDeviceListenerTest {
 
     @Test
     void aDeviceListenerFoundDroppedAsARoundBeginsIsNotCalledAndNothingLandsInTheSeat() throws Exception {
-        DroppedWhileAliveTest.Runs runs = new DroppedWhileAliveTest.Runs("device listener dropped between rounds");
-        for (int run = 0; run < DroppedWhileAliveTest.RUNS; run++) {
-            runs.add(droppedBetweenRounds(tmp.resolve("share-" + run)));
-        }
-        runs.assertAllHeld();
+        DroppedWhileAliveTest.Runs.each("device listener dropped between rounds", tmp,
+                DroppedDeviceListenerTest::droppedBetweenRounds);
     }
 
     @Test
     void aDeviceListenerDroppedWhileCalledForARoundHasThatRoundReportedAndNothingLandsInTheSeat() throws Exception {
-        DroppedWhileAliveTest.Runs runs = new DroppedWhileAliveTest.Runs("device listener dropped inside a round");
-        for (int run = 0; run < DroppedWhileAliveTest.RUNS; run++) {
-            runs.add(droppedInsideARound(tmp.resolve("share-" + run)));
-        }
-        runs.assertAllHeld();
+        DroppedWhileAliveTest.Runs.each("device listener dropped inside a round", tmp,
+                DroppedDeviceListenerTest::droppedInsideARound);
     }
 
     /**

@@ -66,20 +66,12 @@ class DroppedWhileAliveTest {
 
     @Test
     void aConsumerFoundDroppedAsARoundBeginsDeliversNoneOfIt() throws Exception {
-        Runs runs = new Runs("dropped between rounds");
-        for (int run = 0; run < RUNS; run++) {
-            runs.add(droppedBetweenRounds(tmp.resolve("share-" + run)));
-        }
-        runs.assertAllHeld();
+        Runs.each("dropped between rounds", tmp, DroppedWhileAliveTest::droppedBetweenRounds);
     }
 
     @Test
     void aConsumerDroppedWhileItsListenerHoldsARoundHasThatRoundReportedAndUnacknowledged() throws Exception {
-        Runs runs = new Runs("dropped inside a round");
-        for (int run = 0; run < RUNS; run++) {
-            runs.add(droppedInsideARound(tmp.resolve("share-" + run)));
-        }
-        runs.assertAllHeld();
+        Runs.each("dropped inside a round", tmp, DroppedWhileAliveTest::droppedInsideARound);
     }
 
     /**
@@ -167,6 +159,11 @@ class DroppedWhileAliveTest {
     }
 
     /** What went wrong over the runs of one scenario. */
+    /** One run of a scenario in its own share directory: what went wrong in it (empty: it held). */
+    interface Scenario {
+        List<String> run(Path dir) throws Exception;
+    }
+
     static final class Runs {
         private final String scenario;
         private final List<String> wrong = new ArrayList<>();
@@ -175,6 +172,15 @@ class DroppedWhileAliveTest {
 
         Runs(String scenario) {
             this.scenario = scenario;
+        }
+
+        /** {@link #RUNS} runs of {@code scenario}, each in a directory of its own under {@code tmp}; every one must hold. */
+        static void each(String name, Path tmp, Scenario scenario) throws Exception {
+            Runs runs = new Runs(name);
+            for (int run = 0; run < RUNS; run++) {
+                runs.add(scenario.run(tmp.resolve("share-" + run)));
+            }
+            runs.assertAllHeld();
         }
 
         void add(List<String> run) {

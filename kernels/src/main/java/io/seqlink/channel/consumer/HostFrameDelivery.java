@@ -43,6 +43,9 @@ final class HostFrameDelivery extends HostDelivery {
                 handled = s;
                 continue;
             }
+            if (!frames.mayCall(r.from, s)) { // a seat taken back: the round ends before this frame's call
+                break;
+            }
             call.frame = f;
             outcome = attempts.run(sub, s, s, call, mayWait);
             if (outcome == Attempts.EXHAUSTED) {

@@ -31,6 +31,13 @@ sealed interface HostFrames permits StagedHostFrames, PushedHostFrames, LeasedHo
     /** {@link ListenerDelivery#land}. */
     int land(Round r, boolean released);
 
+    /**
+     * Whether the listener may be called for frame {@code sequence} of the round that began at {@code from}, looked at
+     * before each call of a single-frame listener: false (final) ends the round's calls there; what was handled before
+     * is then acknowledged or reported as {@link #acknowledge} decides.
+     */
+    boolean mayCall(long from, long sequence);
+
     /** Acknowledges every frame up to {@code sequence}, after the listener's reads of them. */
     void acknowledge(long sequence);
 }

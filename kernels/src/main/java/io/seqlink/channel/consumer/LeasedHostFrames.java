@@ -11,7 +11,10 @@ package io.seqlink.channel.consumer;
  *   poller       acquire publish_seq ─> round from..to ─> launch: held? ──no──> lost "before from..to were delivered";
  *                                                            │                 the round lands empty: no listener call
  *                                                            yes
- *   deliverer    stamps, lengths, the listener's calls (every read of the round's slots)
+ *   deliverer    per frame s: held? (acquire fence, acquire load) ──no──> lost "while from..s-1 were with its listener";
+ *                                                            │                 s and the rest of the round not delivered
+ *                                                            yes
+ *                stamp, length, the listener's call (every read of the frame's slot)
  *                acknowledge(s): held? (acquire fence, acquire load) ──yes──> the seat's consumed_seq = s (release store)
  *                                                            └──no──> lost "while from..s were with its listener"
  *                                                                     (possibly torn); nothing acknowledged
@@ -84,6 +87,12 @@ final class LeasedHostFrames implements HostFrames {
     @Override
     public int land(Round r, boolean released) {
         return refused ? ListenerDelivery.EMPTY : pushed.land(r, released);
+    }
+
+    /** Whether the seat still holds before the call for frame {@code sequence} ({@link LeasedSeat#mayCall}). */
+    @Override
+    public boolean mayCall(long from, long sequence) {
+        return seat.mayCall(from, sequence);
     }
 
     @Override

@@ -75,6 +75,21 @@ final class LeasedSeat {
     }
 
     /**
+     * Before a single-frame listener's call for frame {@code sequence} of the round that began at {@code from}, after
+     * every read of the frames before it: whether the seat still holds, so the call may be made; false (final) reports
+     * that the frames before it were with the listener across the drop and that it and the rest of the round were not
+     * delivered, once. Bounds what a drop inside a round can hand the listener to the frame it is being called for.
+     */
+    boolean mayCall(long from, long sequence) {
+        if (!lost && !lease.held()) {
+            lose("the producer dropped this consumer while frames " + from + ".." + (sequence - 1) + " were with its listener: "
+                    + "read in place, they may have been rewritten by the producer after the drop (possibly torn), and they "
+                    + "are not acknowledged; frames from " + sequence + " on of that round were not delivered");
+        }
+        return !lost;
+    }
+
+    /**
      * A host listener's acknowledgement of the round {@code from..sequence} it read in place on this thread: stored into
      * the seat when the seat still holds, after those reads; true when it was. False (final): reported, not stored.
      */

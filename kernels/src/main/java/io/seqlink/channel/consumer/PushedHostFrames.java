@@ -63,6 +63,12 @@ final class PushedHostFrames implements HostFrames {
         return r.armed ? ListenerDelivery.EMPTY : ListenerDelivery.DELIVER;
     }
 
+    /** Always: the frames are read in place from a replica nothing rewrites before its acknowledgement. */
+    @Override
+    public boolean mayCall(long from, long sequence) {
+        return true;
+    }
+
     @Override
     public void acknowledge(long sequence) {
         ctx.steps().acknowledgeFromHost(sequence);

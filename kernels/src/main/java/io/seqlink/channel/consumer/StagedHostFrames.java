@@ -73,6 +73,12 @@ final class StagedHostFrames implements HostFrames {
         return ListenerDelivery.DELIVER;
     }
 
+    /** Always: the frames are staged into this port's own host ring. */
+    @Override
+    public boolean mayCall(long from, long sequence) {
+        return true;
+    }
+
     @Override
     public void acknowledge(long sequence) {
         ctx.steps().acknowledge(sequence);

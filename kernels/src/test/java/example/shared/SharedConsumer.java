@@ -13,7 +13,7 @@ public class SharedConsumer {
     public static AttachedChannel attach(SeqlinkRuntime runtime, Path dir, Path keyFile, FrameHandler handler) {
         SharedSecret secret = SharedSecret.fromFile(keyFile, "frames secret");
         AttachedChannel in = runtime.attachChannel(AttachSpec.of("frames", dir, secret).onDevice(0));
-        in.consumer().subscribe(handler); // reads the shared ring in place
+        in.consumer().subscribe(handler); // reads the shared ring in place; subscribeDevice(...) for a device listener
         runtime.start();
         return in; // in.state(): OPEN while attached; FAILED once the producer is gone, in.failure() saying how
     }

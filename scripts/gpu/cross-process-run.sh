@@ -9,6 +9,8 @@
 #             process against one in another process, 64 B, 16 KiB and 1 MiB (limit 150 s)
 #   latency-host  the same with --fill host: two words written by the host, timed from the publish (the channel's
 #             hand-off alone; not in the default steps; its files go into logs.tar.gz)
+#   throughput  the same, --fill device --gap-us 0: frames back to back, GB/s in and across processes (not in the default
+#             steps; its files go into logs.tar.gz)
 #   baseline  seqlink-xproc-baseline: the hand-written hand-off (fill, D2H copy into a shared /dev/shm file,
 #             cuStreamWriteValue64 of a landing word, a host consumer process checking and acknowledging), in another
 #             process and in the producer's, the same sizes (limit 90 s); with latency, a ratio line per size
@@ -100,6 +102,10 @@ if want latency-host; then
     --fill host --frames "$frames" --gap-us "${GAP_US:-200}" --sizes "$sizes" --json "$work/latency-host.json" \
     > "$work/latency-host.txt" 2>&1
 fi
+if want throughput; then
+  step throughput 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+    --fill device --frames "$frames" --gap-us 0 --sizes "$sizes" --json "$work/throughput.json" > "$work/throughput.txt" 2>&1
+fi
 if want baseline; then
   if [ -x "$BASELINE" ]; then
     step baseline 90 "$BASELINE" --frames "$frames" --sizes "$sizes" --json "$OUT/baseline.json" > "$work/baseline.txt" 2>&1
@@ -188,6 +194,14 @@ if hand_off is not None:
     print("\nthe channel's hand-off alone (--fill host: two words written by the host, timed from the publish), p50 / p99 us")
     for r in hand_off.get("rows", []):
         print(f"  {r['path']:>14} {r['bytes']:>8}: {r['p50_us']:.2f} / {r['p99_us']:.2f} ({r['wrong']} wrong)")
+tp = load("throughput.json", work)
+if tp is not None:
+    print("\nback to back (--gap-us 0, --fill device), GB/s: in the producer's process / across processes")
+    T = rows(tp)
+    for b in sorted({k[1] for k in T}):
+        i, x = T.get(("in-process", b)), T.get(("cross-process", b))
+        ratio = f"{x['gb_per_s'] / i['gb_per_s']:.2f}x" if i and x and i.get("gb_per_s") else "-"
+        print(f"  {b:>8}: {i['gb_per_s'] if i else '-'} / {x['gb_per_s'] if x else '-'} ({ratio}; wrong {i and i['wrong']}, {x and x['wrong']})")
 soak = load("soak.json")
 if soak is not None:
     gens = soak.get("generations", [])

@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code --fill device} (the default) times what the hand-written hand-off ({@code seqlink-xproc-baseline}) times: a
  * kernel on the producer stream fills the frame (every byte but the first and last 16, which the host writes: the start
  * time and the sequence), then commit and publish; the clock starts before the claim. {@code --fill host} writes only
- * the two words from the host and times from the publish: the channel's hand-off alone.
+ * the two words from the host and times from the publish: the channel's hand-off alone. With {@code --gap-us 0} the
+ * frames go back to back and the rows' GB/s (the samples' bytes over the time from the first one's start to the last
+ * one's call) is the path's throughput; with a gap it is only the pacing.
  *
  * <pre>
  *   java -cp ... io.seqlink.shared.CrossProcessLatencyBench [--backend cuda|emulated] [--frames N] [--gap-us G]
@@ -37,7 +39,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CrossProcessLatencyBench {
 
-    private record Row(String path, int bytes, long[] p, int n, long wrong) {
+    /** One path at one size: latency percentiles, and the samples' window (their rate when sent back to back). */
+    private record Row(String path, int bytes, long[] p, int n, long wrong, long windowNanos) {
+        double gbPerS() {
+            return windowNanos <= 0 ? 0 : (double) n * bytes / windowNanos;
+        }
     }
 
     private CrossProcessLatencyBench() {
@@ -99,7 +105,7 @@ public final class CrossProcessLatencyBench {
         while (sink.count() < frames && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        Row row = new Row("in-process", bytes, sink.percentiles(), sink.count(), sink.wrong());
+        Row row = new Row("in-process", bytes, sink.percentiles(), sink.count(), sink.wrong(), sink.window());
         ch.close();
         return row;
     }
@@ -119,7 +125,7 @@ public final class CrossProcessLatencyBench {
             c.command("stop");
             long[] p = {number(line, "p50"), number(line, "p99"), number(line, "p999"), number(line, "max")};
             ch.close();
-            return new Row("cross-process", bytes, p, (int) number(line, "n"), number(line, "wrong"));
+            return new Row("cross-process", bytes, p, (int) number(line, "n"), number(line, "wrong"), number(line, "window"));
         }
     }
 
@@ -163,10 +169,11 @@ public final class CrossProcessLatencyBench {
     private static void print(String backend, String fill, int frames, long gapNanos, List<Row> rows) {
         System.out.printf(Locale.ROOT, "%nframe %s -> host listener call, %s backend, %d frames each, %d us apart (us)%n",
                 fill.equals("device") ? "claim + fill kernel + publish" : "publish", backend, frames, gapNanos / 1000);
-        System.out.printf(Locale.ROOT, "%-14s %9s %9s %9s %9s %9s %7s%n", "path", "bytes", "p50", "p99", "p99.9", "max", "wrong");
+        System.out.printf(Locale.ROOT, "%-14s %9s %9s %9s %9s %9s %7s %9s%n", "path", "bytes", "p50", "p99", "p99.9", "max",
+                "wrong", "GB/s");
         for (Row r : rows) {
-            System.out.printf(Locale.ROOT, "%-14s %9d %9.2f %9.2f %9.2f %9.2f %7d%n", r.path(), r.bytes(), r.p()[0] / 1e3,
-                    r.p()[1] / 1e3, r.p()[2] / 1e3, r.p()[3] / 1e3, r.wrong());
+            System.out.printf(Locale.ROOT, "%-14s %9d %9.2f %9.2f %9.2f %9.2f %7d %9.3f%n", r.path(), r.bytes(), r.p()[0] / 1e3,
+                    r.p()[1] / 1e3, r.p()[2] / 1e3, r.p()[3] / 1e3, r.wrong(), r.gbPerS());
         }
     }
 
@@ -178,8 +185,8 @@ public final class CrossProcessLatencyBench {
             Row r = rows.get(i);
             s.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"path\":\"%s\",\"bytes\":%d,\"n\":%d,\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f,\"max_us\":%.3f,"
-                            + "\"wrong\":%d}", r.path(), r.bytes(), r.n(), r.p()[0] / 1e3, r.p()[1] / 1e3, r.p()[2] / 1e3,
-                    r.p()[3] / 1e3, r.wrong()));
+                            + "\"wrong\":%d,\"window_us\":%.3f,\"gb_per_s\":%.4f}", r.path(), r.bytes(), r.n(), r.p()[0] / 1e3,
+                    r.p()[1] / 1e3, r.p()[2] / 1e3, r.p()[3] / 1e3, r.wrong(), r.windowNanos() / 1e3, r.gbPerS()));
         }
         return s.append("]}\n").toString();
     }

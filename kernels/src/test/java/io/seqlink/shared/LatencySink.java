@@ -8,7 +8,9 @@ import java.util.Arrays;
  * A host listener for {@link CrossProcessLatencyBench}: each frame's first word is {@code System.nanoTime()} at its
  * publish (CLOCK_MONOTONIC on Linux, one clock for every process of the host); it records the time to its own call and
  * checks the frame's last word (the sequence), so it reads both ends of the frame and nothing between. It samples the
- * frames after the first {@link #WARMUP}. No allocation per frame: the samples go into an array made up front.
+ * frames after the first {@link #WARMUP}, and keeps the first sampled frame's start and the last one's call time: with
+ * frames sent back to back, {@link #window()} is the time the samples took to cross. No allocation per frame: the
+ * samples go into an array made up front.
  */
 final class LatencySink implements FrameHandler {
 
@@ -19,6 +21,8 @@ final class LatencySink implements FrameHandler {
     private long seen;
     private volatile int count;
     private volatile long wrong;
+    private long firstStart;
+    private volatile long lastCall;
 
     LatencySink(int frames) {
         this.nanos = new long[frames];
@@ -33,7 +37,12 @@ final class LatencySink implements FrameHandler {
         }
         int n = count;
         if (++seen > WARMUP && n < nanos.length) {
-            nanos[n] = now - p.getLong(0);
+            long start = p.getLong(0);
+            nanos[n] = now - start;
+            if (n == 0) {
+                firstStart = start;
+            }
+            lastCall = now;
             count = n + 1;
         }
     }
@@ -44,6 +53,12 @@ final class LatencySink implements FrameHandler {
 
     long wrong() {
         return wrong;
+    }
+
+    /** From the first sampled frame's start to the last sampled frame's call, in nanoseconds (0 before a sample). */
+    long window() {
+        long last = lastCall; // volatile read first: firstStart was written before the first lastCall
+        return count == 0 ? 0 : last - firstStart;
     }
 
     /** p50, p99, p99.9 and max in nanoseconds of the samples so far; call once {@link #count()} stopped moving. */

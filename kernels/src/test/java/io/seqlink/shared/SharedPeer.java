@@ -191,7 +191,7 @@ public final class SharedPeer {
         }
         long[] p = sink.percentiles();
         System.out.println("LATENCY n=" + sink.count() + " p50=" + p[0] + " p99=" + p[1] + " p999=" + p[2] + " max=" + p[3]
-                + " wrong=" + sink.wrong() + " state=" + in.state());
+                + " wrong=" + sink.wrong() + " window=" + sink.window() + " state=" + in.state());
         System.out.flush();
         commands(line -> { });
         in.close();

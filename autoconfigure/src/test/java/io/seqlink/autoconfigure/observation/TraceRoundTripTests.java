@@ -7,7 +7,6 @@ import brave.handler.MutableSpan;
 import brave.handler.SpanHandler;
 import brave.propagation.ThreadLocalCurrentTraceContext;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
@@ -17,9 +16,6 @@ import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
 import io.micrometer.tracing.brave.bridge.BravePropagator;
 import io.micrometer.tracing.brave.bridge.BraveTracer;
 import io.micrometer.tracing.brave.bridge.W3CPropagation;
-import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
 import io.micrometer.tracing.propagation.Propagator;
 import io.seqlink.autoconfigure.SeqlinkAutoConfiguration;
 import io.seqlink.autoconfigure.TestChannels;
@@ -226,12 +222,7 @@ class TraceRoundTripTests {
 
         @Bean
         ObservationRegistry observationRegistry(Tracer tracer, Propagator propagator) {
-            ObservationRegistry registry = ObservationRegistry.create();
-            registry.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
-                    new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
-                    new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
-                    new DefaultTracingObservationHandler(tracer)));
-            return registry;
+            return TracingCost.tracingRegistry(tracer, propagator);
         }
     }
 }

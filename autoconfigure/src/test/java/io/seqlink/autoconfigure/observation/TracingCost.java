@@ -247,9 +247,12 @@ public final class TracingCost {
      * Boot's tracing auto-configuration wires them.
      */
     static ObservationRegistry tracingRegistry(Tracing tracing) {
-        Tracer tracer = new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
-                new BraveBaggageManager());
-        Propagator propagator = new BravePropagator(tracing);
+        return tracingRegistry(new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
+                new BraveBaggageManager()), new BravePropagator(tracing));
+    }
+
+    /** The same over a given tracer and propagator (a test's beans). */
+    static ObservationRegistry tracingRegistry(Tracer tracer, Propagator propagator) {
         ObservationRegistry registry = ObservationRegistry.create();
         registry.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
                 new PropagatingSenderTracingObservationHandler<>(tracer, propagator),

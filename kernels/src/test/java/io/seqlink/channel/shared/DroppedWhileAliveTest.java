@@ -86,12 +86,12 @@ class DroppedWhileAliveTest {
             FrameChecker checker = checker(in.startsAfter());
             in.consumer().subscribe(checker);
             consumer.start();
-            publish(ch, 1, 20);
+            SharedRingPlaceTest.publish(ch, 1, 20);
             SharedRingPlaceTest.await(() -> in.consumer().acknowledged() == 20, "frames 1..20 acknowledged");
 
             in.consumer().pause(); // stands for a stopped process: it reads nothing from here
             drop(dir, ch, in);
-            publish(ch, 21, 20 + SLOTS); // the dropped consumer no longer holds the producer back: a whole lap
+            SharedRingPlaceTest.publish(ch, 21, 20 + SLOTS); // the dropped consumer no longer holds the producer back: a whole lap
             heldClaimWithForeignPayload(ch, 21 + SLOTS); // frame 21's slot: stamp 21, frame 37's payload
             in.consumer().resume();
             SharedRingPlaceTest.await(() -> in.state() == ChannelState.FAILED || in.consumer().acknowledged() > 20,
@@ -127,15 +127,15 @@ class DroppedWhileAliveTest {
             CountDownLatch release = new CountDownLatch(1);
             in.consumer().subscribe(new Holding(checker, 21, holding, release));
             consumer.start();
-            publish(ch, 1, 20);
+            SharedRingPlaceTest.publish(ch, 1, 20);
             SharedRingPlaceTest.await(() -> in.consumer().acknowledged() == 20, "frames 1..20 acknowledged");
 
             in.consumer().pause();
-            publish(ch, 21, 30); // one round for the consumer as it resumes (the device loop takes up to 32 frames a round)
+            SharedRingPlaceTest.publish(ch, 21, 30); // one round for the consumer as it resumes (the device loop takes up to 32 frames a round)
             in.consumer().resume();
             assertThat(holding.await(60, TimeUnit.SECONDS)).as("the listener holds frame 21").isTrue();
             drop(dir, ch, in);
-            publish(ch, 31, 20 + SLOTS + 1); // frame 21's slot published again (the listener read it before it held)
+            SharedRingPlaceTest.publish(ch, 31, 20 + SLOTS + 1); // frame 21's slot published again (the listener read it before it held)
             heldClaimWithForeignPayload(ch, 22 + SLOTS); // frame 22's slot: stamp 22, frame 38's payload
             release.countDown();
             SharedRingPlaceTest.await(() -> in.state() == ChannelState.FAILED || in.consumer().acknowledged() > 20,
@@ -247,15 +247,6 @@ class DroppedWhileAliveTest {
         FrameChecker c = new FrameChecker(MAX_LENGTH);
         c.last = startsAfter;
         return c;
-    }
-
-    static void publish(PublishChannel ch, long from, long to) {
-        for (long s = from; s <= to; s++) {
-            long seq = ch.claim(30, TimeUnit.SECONDS);
-            assertThat(seq).as("claim of frame " + s).isEqualTo(s);
-            ch.commit(FrameChecker.write(ch.buffer(), seq, MAX_LENGTH));
-            ch.publish();
-        }
     }
 
 }

@@ -33,6 +33,7 @@ using Clock = std::chrono::steady_clock;
 struct DriverApi {
     CUresult (*writeValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
     CUresult (*waitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned int) = nullptr;
+    CUresult (*batchMemOp)(CUstream, unsigned int, CUstreamBatchMemOpParams*, unsigned int) = nullptr;
     CUresult (*getErrorName)(CUresult, const char**) = nullptr;
     CUresult (*deviceGet)(CUdevice*, int) = nullptr;
     CUresult (*deviceGetAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;

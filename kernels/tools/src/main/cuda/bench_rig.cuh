@@ -208,6 +208,50 @@ struct Rig {
         publish(1);
     }
 
+    // A PROTOTYPE, not the runtime's publish (the memop-publish rows): the publish step's writes for frame s as
+    // stream memory operations after the fill on the producer stream. Frame s's stamp and length into its slot
+    // header (no barrier: the next write's fence orders them), publish_seq = s (the default barrier, a fence before
+    // the store: a release store, the producer its only writer, so the store is the add's monotonic value),
+    // writer_busy, the doorbell (a fence: after publish_seq, as the kernel's second fence orders it) and the
+    // mirror. `batched`: the six as one cuStreamBatchMemOp (the C driver API; JCuda 12.6's binding of it carries
+    // no operations), otherwise six cuStreamWriteValue64 calls (what Java could issue).
+    void publish_memops(uint64_t s, uint64_t length, bool batched) {
+        const uint64_t header = addr(ring) + offset(s);
+        struct Write { uint64_t word, value; bool fence; };
+        const Write writes[] = {
+            {header + layout::SLOT_STAMP, s, false},
+            {header + layout::SLOT_LENGTH, length, false},
+            {addr(control) + layout::CONTROL_PUBLISH_SEQ, s, true},
+            {addr(control) + layout::CONTROL_WRITER_BUSY, s + pa.max_batch, false},
+            {doorbells_dev + 8 * (s % doorbell_count), s, true},
+            {mirror_dev + layout::CONTROL_PUBLISH_SEQ, s, false},
+        };
+        const unsigned no_fence = CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER;
+        if (batched) {
+            CUstreamBatchMemOpParams ops[6];
+            std::memset(ops, 0, sizeof(ops));
+            for (int i = 0; i < 6; i++) {
+                ops[i].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+                ops[i].writeValue.address = static_cast<CUdeviceptr>(writes[i].word);
+                ops[i].writeValue.value64 = writes[i].value;
+                ops[i].writeValue.flags = writes[i].fence ? CU_STREAM_WRITE_VALUE_DEFAULT : no_fence;
+            }
+            DRV(drv.batchMemOp(reinterpret_cast<CUstream>(ps), 6, ops, 0));
+            return;
+        }
+        for (const Write& w : writes) {
+            DRV(drv.writeValue64(reinterpret_cast<CUstream>(ps), static_cast<CUdeviceptr>(w.word), w.value,
+                    w.fence ? CU_STREAM_WRITE_VALUE_DEFAULT : no_fence));
+        }
+    }
+
+    // The least a stream-write publish can be: one release store of publish_seq after the fill (no stamp, length,
+    // doorbell or mirror: the memop-floor row's consumer waits on the device word and knows the length).
+    void publish_one_memop(uint64_t s) {
+        DRV(drv.writeValue64(reinterpret_cast<CUstream>(ps), static_cast<CUdeviceptr>(addr(control) + layout::CONTROL_PUBLISH_SEQ),
+                s, CU_STREAM_WRITE_VALUE_DEFAULT));
+    }
+
     // One producer kernel writing `count` frames and publishing them at its end (the device header).
     void produce_fused(uint64_t count, uint64_t length) {
         fp_produce<<<grid_for(count * length), 256, 0, ps>>>(pa_kernel, count, length);

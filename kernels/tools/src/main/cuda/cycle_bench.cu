@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
     RT(cudaFree(nullptr));
     entry_point("cuStreamWriteValue64", &drv.writeValue64);
     entry_point("cuStreamWaitValue64", &drv.waitValue64);
+    entry_point("cuStreamBatchMemOp", &drv.batchMemOp);
     entry_point("cuGetErrorName", &drv.getErrorName);
     entry_point("cuDeviceGet", &drv.deviceGet);
     entry_point("cuDeviceGetAttribute", &drv.deviceGetAttribute);
@@ -179,6 +180,7 @@ int main(int argc, char** argv) {
                 naive_latency(o, p, c, size);
                 channel_latency(o, p, c, size);
                 floor_latency(o, p, c, size);
+                memop_publish_latency(o, p, c, size);
                 memcpy_peer(o, p, c, size);
             }
             if (want("throughput")) {

@@ -27,6 +27,11 @@
 //                    a stream wait on the device publish_seq (acquire, copy + checksum, ack)
 //   floor-doorbell   the floor armed on the doorbell instead (what the host can cancel)
 //   spin             FORBIDDEN in the product: a persistent consumer kernel spinning on publish_seq
+//   steps-fused-memops  steps-fused with the publish step's six writes as cuStreamWriteValue64 calls instead of
+//                    the publish kernel (a PROTOTYPE: Rig::publish_memops)
+//   steps-fused-batch   the same six writes as one cuStreamBatchMemOp (not reachable from JCuda 12.6)
+//   memop-floor      the fill kernel, then ONE stream write of publish_seq; the consumer armed on the device word
+//                    runs floor's one kernel: the least any stream-write publish costs
 //   memcpy-peer      cudaMemcpyPeerAsync of the frame + event record + event synchronise (and its bandwidth)
 #pragma once
 
@@ -299,6 +304,38 @@ inline void floor_latency(const Options& o, int p, int c, uint64_t size) {
         });
         to_consumer();
         RT(cudaStreamSynchronize(r.cs));
+    }
+}
+
+// The prototype rows of a publish made of stream writes (Rig::publish_memops), beside steps-fused and floor.
+inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size) {
+    auto to_producer = [&] { if (p != c) RT(cudaSetDevice(p)); };
+    auto to_consumer = [&] { if (p != c) RT(cudaSetDevice(c)); };
+    for (bool batched : {false, true}) {
+        Rig r(p, c, o.slots, size, true);
+        latency_row(o, batched ? "steps-fused-batch" : "steps-fused-memops", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_doorbell(s);
+            r.consume_fused(s, s, size);
+        }, [&](uint64_t s) {
+            to_producer();
+            r.fill(s, size);
+            r.publish_memops(s, size, batched);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return member("early_wakes", r.empty_rounds());
+        });
+    }
+    {
+        Rig r(p, c, o.slots, size);
+        latency_row(o, "memop-floor", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_device(s);
+            r.consume_fused(s, s, size);
+        }, [&](uint64_t s) {
+            to_producer();
+            r.fill(s, size);
+            r.publish_one_memop(s);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
     }
 }
 

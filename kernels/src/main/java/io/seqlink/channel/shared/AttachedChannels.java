@@ -150,27 +150,16 @@ public final class AttachedChannels {
                 .slotBytes(a.slotBytes()).maxPublishBatch(a.maxBatch()).readMode(ReadMode.DIRECT).armedRounds(false)
                 .stallTimeout(producerStall).hostListeners(spec.device()).build();
         CountDownLatch quiet = new CountDownLatch(1);
-        Attachment[] self = new Attachment[1];
-        AttachmentLease lease = new AttachmentLease(region, layout, a.seat(), a.epoch(), producerStall, why -> {
-            Attachment at = self[0];
-            if (at != null) {
-                at.seatLost(why);
-            }
-        });
+        AttachmentState states = new AttachmentState(spec.name(), a.seat(), a.epoch());
+        AttachmentLease lease = new AttachmentLease(region, layout, a.seat(), a.epoch(), producerStall, states::seatLost);
         DefaultConsumerPort port = DefaultConsumerPort.attached(backend, portSpec, spec.device(),
                 new DefaultConsumerPort.SharedReplica(control, ring, seat), lease, new SharedProducerView(control, ring, geometry),
-                allocations, quiet::countDown, cause -> {
-                    Attachment at = self[0];
-                    if (at != null) {
-                        at.fail("the consumer's device failed: " + cause.getMessage());
-                    }
-                });
+                allocations, quiet::countDown, cause -> states.fail("the consumer's device failed: " + cause.getMessage()));
         long line = layout.seatLine(a.seat());
         region.setRelease(line + SharedLayout.S_PID, ProcessHandle.current().pid());
-        Attachment attachment = new Attachment(spec.name(), port, c, allocations, mapped, unregister, quiet, stall, a);
-        self[0] = attachment;
+        Attachment attachment = new Attachment(spec.name(), port, c, allocations, mapped, unregister, quiet, stall, a, states);
         return new Opened(attachment, new AttachmentWatch(region, c, line, a.epoch(), a.heartbeatNanos(), stall.toNanos(),
-                attachment::fail));
+                states::fail));
     }
 
     private static void checkHeader(AttachSpec spec, SharedRegion region, SharedLayout layout, AttachProtocol.Accepted a) {

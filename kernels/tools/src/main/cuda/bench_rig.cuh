@@ -201,6 +201,13 @@ struct Rig {
         LAUNCHED();
     }
 
+    // The publish kernel on the producer-kernel handle (no staging ring: the lengths are not copied), for the
+    // steps-fused-no-staging row.
+    void publish_without_staging(uint64_t count) {
+        seqlink_publish<<<1, 32, 0, ps>>>(pa_kernel, count);
+        LAUNCHED();
+    }
+
     // fill + commit + publish of frame s: the channel's producer side today.
     void produce_steps(uint64_t s, uint64_t length) {
         fill(s, length);

@@ -30,6 +30,8 @@
 //   steps-fused-memops  steps-fused with the publish step's six writes as cuStreamWriteValue64 calls instead of
 //                    the publish kernel (a PROTOTYPE: Rig::publish_memops)
 //   steps-fused-batch   the same six writes as one cuStreamBatchMemOp (not reachable from JCuda 12.6)
+//   steps-fused-no-staging  steps-fused with the publish kernel's handle without the staging ring (what a length
+//                    passed as the kernel's argument would save: the read of pinned host memory before the stamps)
 //   memop-floor      the fill kernel, then ONE stream write of publish_seq; the consumer armed on the device word
 //                    runs floor's one kernel: the least any stream-write publish costs
 //   memcpy-peer      cudaMemcpyPeerAsync of the frame + event record + event synchronise (and its bandwidth)
@@ -321,6 +323,20 @@ inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size)
             to_producer();
             r.fill(s, size);
             r.publish_memops(s, size, batched);
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return member("early_wakes", r.empty_rounds());
+        });
+    }
+    {
+        Rig r(p, c, o.slots, size, true);
+        latency_row(o, "steps-fused-no-staging", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_doorbell(s);
+            r.consume_fused(s, s, size);
+        }, [&](uint64_t s) {
+            to_producer();
+            r.fill(s, size);
+            r.publish_without_staging(1);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
             return member("early_wakes", r.empty_rounds());
         });

@@ -2,7 +2,7 @@
 # Runs ON the GPU host, from the repository root, with .gpu/ (scripts/gpu/build-bundle.sh): the publish made of stream
 # writes against the publish kernel, for a device listener with the channel's own steps. Alternates, RUNS times, the
 # C++ comparator's latency rows (naive-2s, steps-fused = the round kernel's twin, the prototype rows
-# steps-fused-memops, steps-fused-batch, steps-fused-no-staging and memop-floor, floor) with Java's round-kernel rows (CycleBenchmark
+# steps-fused-memops, steps-fused-batch, steps-fused-no-staging, steps-fused-graph-publish and memop-floor, floor) with Java's round-kernel rows (CycleBenchmark
 # cycle-device-armed: the armed ack step, the in-kernel ack, the round kernel, and their pipelined forms).
 # Usage: OUT=... [RUNS=2] [SIZES=16384,1048576] bash scripts/gpu/memop-publish-run.sh
 #   $OUT/cpp-<i>.json, $OUT/java-<i>.json, $OUT/env.txt, $OUT/run.log

@@ -32,6 +32,8 @@
 //   steps-fused-batch   the same six writes as one cuStreamBatchMemOp (not reachable from JCuda 12.6)
 //   steps-fused-no-staging  steps-fused with the publish kernel's handle without the staging ring (what a length
 //                    passed as the kernel's argument would save: the read of pinned host memory before the stamps)
+//   steps-fused-graph-publish  steps-fused with the publish kernel (count 1) launched as a one-node CUDA graph made
+//                    once (cudaGraphLaunch per frame: a cheaper host call than the kernel launch)
 //   memop-floor      the fill kernel, then ONE stream write of publish_seq; the consumer armed on the device word
 //                    runs floor's one kernel: the least any stream-write publish costs
 //   memcpy-peer      cudaMemcpyPeerAsync of the frame + event record + event synchronise (and its bandwidth)
@@ -340,6 +342,32 @@ inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size)
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
             return member("early_wakes", r.empty_rounds());
         });
+    }
+    {
+        Rig r(p, c, o.slots, size, true);
+        to_producer();
+        cudaGraph_t graph;
+        cudaGraphExec_t publish_one = nullptr;
+        RT(cudaStreamBeginCapture(r.ps, cudaStreamCaptureModeThreadLocal));
+        r.publish(1);
+        RT(cudaStreamEndCapture(r.ps, &graph));
+        RT(cudaGraphInstantiate(&publish_one, graph, 0));
+        RT(cudaGraphDestroy(graph));
+        latency_row(o, "steps-fused-graph-publish", size, r, [&](uint64_t s) {
+            to_consumer();
+            r.arm_doorbell(s);
+            r.consume_fused(s, s, size);
+        }, [&](uint64_t s) {
+            to_producer();
+            r.fill(s, size);
+            r.commit(s, size);
+            RT(cudaGraphLaunch(publish_one, r.ps));
+        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+            return member("early_wakes", r.empty_rounds());
+        });
+        to_producer();
+        RT(cudaStreamSynchronize(r.ps));
+        RT(cudaGraphExecDestroy(publish_one));
     }
     {
         Rig r(p, c, o.slots, size);

@@ -4,8 +4,10 @@
 # C++ comparator's latency rows (naive-2s, steps-fused = the round kernel's twin, the prototype rows
 # steps-fused-memops, steps-fused-batch, steps-fused-no-staging, steps-fused-graph-publish and memop-floor, floor) with Java's round-kernel rows (CycleBenchmark
 # cycle-device-armed: the armed ack step, the in-kernel ack, the round kernel, and their pipelined forms).
-# Usage: OUT=... [RUNS=2] [SIZES=16384,1048576] bash scripts/gpu/memop-publish-run.sh
-#   $OUT/cpp-<i>.json, $OUT/java-<i>.json, $OUT/env.txt, $OUT/run.log
+# BUILDS names the Java builds to time, in order, each run: this (.gpu) or a folder of .gpu holding an earlier revision's
+# lib/ and test-classes/ (scripts/gpu/earlier-bundle.sh), so a change is read against the spread between runs.
+# Usage: OUT=... [RUNS=2] [SIZES=16384,1048576] [BUILDS="this before-graph"] bash scripts/gpu/memop-publish-run.sh
+#   $OUT/cpp-<i>.json, $OUT/java-<i>-<build>.json, $OUT/env.txt, $OUT/run.log
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
@@ -20,11 +22,18 @@ for i in $(seq 1 "$runs"); do
   t0=$(date +%s)
   timeout -k 5 120 .gpu/native/seqlink-cycle-bench --mode latency --sizes "$sizes" > "$OUT/cpp-$i.json" 2>> "$log"
   echo "cpp run $i: exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
-  t0=$(date +%s)
-  timeout -k 5 120 /tmp/jre/bin/java -XX:+UseParallelGC -Xms1g -Xmx4g -cp ".gpu/lib/*:.gpu/test-classes" \
-    io.seqlink.backend.cuda.CycleBenchmark --mode cycle-device-armed --sizes "$sizes" --warmup 10000 \
-    > "$OUT/java-$i.json" 2>> "$log"
-  echo "java run $i: exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
+  for build in ${BUILDS:-this}; do
+    bundle=.gpu
+    if [ "$build" != this ]; then
+      bundle=/tmp/seqlink-ab-$build
+      [ -d "$bundle" ] || bash scripts/gpu/earlier-bundle.sh ".gpu/$build" "$bundle" >> "$log" 2>&1 || { echo "no bundle $build" | tee -a "$log"; continue; }
+    fi
+    t0=$(date +%s)
+    timeout -k 5 120 /tmp/jre/bin/java -XX:+UseParallelGC -Xms1g -Xmx4g -cp "$bundle/lib/*:$bundle/test-classes" \
+      io.seqlink.backend.cuda.CycleBenchmark --mode cycle-device-armed --sizes "$sizes" --warmup 10000 \
+      > "$OUT/java-$i-$build.json" 2>> "$log"
+    echo "java run $i ($build): exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
+  done
 done
 python3 - "$OUT" <<'EOF'
 import glob, json, sys
@@ -40,6 +49,6 @@ for f in sorted(glob.glob(out + "/cpp-*.json")) + sorted(glob.glob(out + "/java-
         lat = r.get("latency_us")
         if not lat:
             continue
-        print("%-12s %-32s %8s  p50 %7.2f  p99 %7.2f  corrupt %s" % (f.split("/")[-1], r.get("mode"), r.get("frame_bytes"),
+        print("%-24s %-28s %8s  p50 %7.2f  p99 %7.2f  corrupt %s" % (f.split("/")[-1], r.get("mode"), r.get("frame_bytes"),
               lat.get("p50", 0), lat.get("p99", 0), r.get("corrupt")))
 EOF

@@ -4,11 +4,6 @@ import io.seqlink.backend.PublishBinding;
 import io.seqlink.backend.PublishKernel;
 import io.seqlink.layout.RingGeometry;
 import java.util.List;
-import jcuda.driver.CUgraph;
-import jcuda.driver.CUgraphExec;
-import jcuda.driver.CUstreamCaptureMode;
-import jcuda.driver.JCudaDriver;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The publish step on the producer's stream ({@code seqlink_publish}). Its fixed arguments are
@@ -18,13 +13,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Without push targets it runs as one warp (thread 0 publishes). With push targets a grid copies
  * the frames into every replica and the last block to finish publishes (see the kernel). A user's
  * producer kernel may publish at its own end instead, with {@link #copyHandles these handles}.
- *
- * <p>The publish of one frame, the common case of a producer that publishes as it commits, is the same launch with
- * {@code count} 1 captured once into a one-node graph as the step binds: {@code cuGraphLaunch} of it is a cheaper host
- * call than {@code cuLaunchKernel} (the launch-variants table of benchmarks.md: 2.0 against 4.6 µs), and the publish's
- * launch follows the producer's kernel on the critical path of every frame. A node's arguments are copied as it is
- * captured, and the kernel reads everything that varies ({@code publish_seq}, the staged length) from memory, so the
- * graph publishes whichever frame is next, as the launch does.
  */
 final class CudaPublishKernel implements PublishKernel {
 
@@ -34,8 +22,6 @@ final class CudaPublishKernel implements PublishKernel {
     private final boolean pushes;
     private final long stride;
     private final int maxBlocks;
-    /** The publish of one frame as a one-node graph; null with push targets (their grid is sized per batch). */
-    private final @Nullable CUgraphExec publishOne;
 
     CudaPublishKernel(CudaStream stream, PublishBinding b) {
         this.stream = stream;
@@ -81,13 +67,8 @@ final class CudaPublishKernel implements PublishKernel {
             p.putStructWord(0, KernelArgs.PUBLISH_PUSH_RING + 8 * i,
                     backend.own(t.ring(), "pushTargets[" + i + "].ring").at(0, g.ringBytes(), "replica ring"));
         }
-        this.publishOne = pushes ? null : captureOne(stream, launch);
         CudaDeviceBuffer ownedScratch = scratch;
-        CUgraphExec ownedGraph = publishOne;
         stream.onClose(() -> {
-            if (ownedGraph != null) {
-                JCudaDriver.cuGraphExecDestroy(ownedGraph);
-            }
             launch.release();
             ownedScratch.close();
         });
@@ -131,46 +112,12 @@ final class CudaPublishKernel implements PublishKernel {
             throw new IllegalArgumentException("count must be between 1 and maxBatch " + maxBatch + ", was " + count);
         }
         stream.checkOpen();
-        if (count == 1 && publishOne != null) {
-            stream.context().bind();
-            int result = JCudaDriver.cuGraphLaunch(publishOne, stream.handle());
-            if (result != 0) {
-                throw Cu.error(result, "cuGraphLaunch(seqlink_publish)", stream.context().ordinal(), null);
-            }
-            return;
-        }
         launch.params.putLong(1, count);
         if (!pushes) {
             launch.launch(stream.handle(), 1, 32);
         } else {
             long blocks = (count * stride + KernelArgs.BYTES_PER_BLOCK - 1) / KernelArgs.BYTES_PER_BLOCK;
             launch.launch(stream.handle(), (int) Math.max(1, Math.min(maxBlocks, blocks)), KernelArgs.BLOCK_THREADS);
-        }
-    }
-
-    /**
-     * The one-warp publish of one frame, captured from the producer's stream into a graph and instantiated. Called as
-     * the step binds, before any claim, by the thread that opens the channel: nothing else enqueues on the stream then
-     * (a capture takes in whatever is enqueued on its stream).
-     */
-    private static CUgraphExec captureOne(CudaStream stream, KernelLaunch launch) {
-        int device = stream.context().ordinal();
-        stream.context().bind();
-        launch.params.putLong(1, 1);
-        CUgraph graph = new CUgraph();
-        Cu.check(JCudaDriver.cuStreamBeginCapture(stream.handle(), CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                "cuStreamBeginCapture", device);
-        try {
-            launch.launch(stream.handle(), 1, 32);
-        } finally {
-            Cu.check(JCudaDriver.cuStreamEndCapture(stream.handle(), graph), "cuStreamEndCapture", device);
-        }
-        try {
-            CUgraphExec exec = new CUgraphExec();
-            Cu.check(JCudaDriver.cuGraphInstantiate(exec, graph, 0), "cuGraphInstantiate(seqlink_publish)", device);
-            return exec;
-        } finally {
-            JCudaDriver.cuGraphDestroy(graph);
         }
     }
 }

@@ -111,6 +111,22 @@ inline Json member(const char* name, Json value) {
     return j;
 }
 
+// A row whose consumer is steps-fused's: ONE kernel (acquire, copy + checksum, ack) armed on frame s's doorbell;
+// produce(s) is the producer's side of frame s.
+template <typename Produce>
+void fused_doorbell_row(const Options& o, int p, int c, const char* mode, uint64_t size, Rig& r, Produce produce) {
+    latency_row(o, mode, size, r, [&](uint64_t s) {
+        if (p != c) RT(cudaSetDevice(c));
+        r.arm_doorbell(s);
+        r.consume_fused(s, s, size);
+    }, [&](uint64_t s) {
+        if (p != c) RT(cudaSetDevice(p));
+        produce(s);
+    }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
+        return member("early_wakes", r.empty_rounds());
+    });
+}
+
 inline void naive_latency(const Options& o, int p, int c, uint64_t size) {
     {
         Rig r(p, c, o.slots, size);
@@ -250,16 +266,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
     }
     {
         Rig r(p, c, o.slots, size, true);
-        latency_row(o, "steps-fused", size, r, [&](uint64_t s) {
-            to_consumer();
-            r.arm_doorbell(s);
-            r.consume_fused(s, s, size);
-        }, [&](uint64_t s) {
-            to_producer();
-            r.produce_steps(s, size);
-        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return member("early_wakes", r.empty_rounds());
-        });
+        fused_doorbell_row(o, p, c, "steps-fused", size, r, [&](uint64_t s) { r.produce_steps(s, size); });
     }
 }
 
@@ -279,16 +286,7 @@ inline void floor_latency(const Options& o, int p, int c, uint64_t size) {
     }
     {
         Rig r(p, c, o.slots, size, true);
-        latency_row(o, "floor-doorbell", size, r, [&](uint64_t s) {
-            to_consumer();
-            r.arm_doorbell(s);
-            r.consume_fused(s, s, size);
-        }, [&](uint64_t) {
-            to_producer();
-            r.produce_fused(1, size);
-        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return member("early_wakes", r.empty_rounds());
-        });
+        fused_doorbell_row(o, p, c, "floor-doorbell", size, r, [&](uint64_t) { r.produce_fused(1, size); });
     }
     {
         // FORBIDDEN in the product: the consumer kernel spins. Started once; it takes every frame.
@@ -317,30 +315,16 @@ inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size)
     auto to_consumer = [&] { if (p != c) RT(cudaSetDevice(c)); };
     for (bool batched : {false, true}) {
         Rig r(p, c, o.slots, size, true);
-        latency_row(o, batched ? "steps-fused-batch" : "steps-fused-memops", size, r, [&](uint64_t s) {
-            to_consumer();
-            r.arm_doorbell(s);
-            r.consume_fused(s, s, size);
-        }, [&](uint64_t s) {
-            to_producer();
+        fused_doorbell_row(o, p, c, batched ? "steps-fused-batch" : "steps-fused-memops", size, r, [&](uint64_t s) {
             r.fill(s, size);
             r.publish_memops(s, size, batched);
-        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return member("early_wakes", r.empty_rounds());
         });
     }
     {
         Rig r(p, c, o.slots, size, true);
-        latency_row(o, "steps-fused-no-staging", size, r, [&](uint64_t s) {
-            to_consumer();
-            r.arm_doorbell(s);
-            r.consume_fused(s, s, size);
-        }, [&](uint64_t s) {
-            to_producer();
+        fused_doorbell_row(o, p, c, "steps-fused-no-staging", size, r, [&](uint64_t s) {
             r.fill(s, size);
             r.publish_without_staging(1);
-        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return member("early_wakes", r.empty_rounds());
         });
     }
     {
@@ -353,17 +337,10 @@ inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size)
         RT(cudaStreamEndCapture(r.ps, &graph));
         RT(cudaGraphInstantiate(&publish_one, graph, 0));
         RT(cudaGraphDestroy(graph));
-        latency_row(o, "steps-fused-graph-publish", size, r, [&](uint64_t s) {
-            to_consumer();
-            r.arm_doorbell(s);
-            r.consume_fused(s, s, size);
-        }, [&](uint64_t s) {
-            to_producer();
+        fused_doorbell_row(o, p, c, "steps-fused-graph-publish", size, r, [&](uint64_t s) {
             r.fill(s, size);
             r.commit(s, size);
             RT(cudaGraphLaunch(publish_one, r.ps));
-        }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, [&] {
-            return member("early_wakes", r.empty_rounds());
         });
         to_producer();
         RT(cudaStreamSynchronize(r.ps));

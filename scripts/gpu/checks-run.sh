@@ -7,6 +7,8 @@
 #            cross-process rows beside the hand-written hand-off's, memcheck over both JVMs  -> $OUT/xproc/
 #   host     host-path-check.sh HOST_PROFILE (quick) STEPS=HOST_STEPS (junit,rows,sanitize) at SIZES (16K,1M), SANITIZERS (memcheck): CudaChannelGpuTest +
 #            CudaBackendGpuTest, the host listener rows against the hand-written copy, memcheck -> $OUT/host/
+#   publish  memop-publish-run.sh RUNS=PUBLISH_RUNS (2) BUILDS=PUBLISH_BUILDS (this): the comparator's cheaper-publish rows
+#            beside steps-fused and floor, alternated with Java's round-kernel rows of each build named -> $OUT/publish/
 #   tracing  tracing-cost-run.sh cuda TRACING_FRAMES (200000): a channel with tracing off, on unsampled, at 1 % and
 #            100 %                                                                            -> $OUT/tracing/
 #   ab       host-ab-run.sh AB_PROFILE (full): the host listener rows at 16 KiB and 1 MiB of this tree against an earlier
@@ -65,10 +67,11 @@ for name in "${order[@]}"; do
     xproc) step xproc 230 env STEPS="${XPROC_STEPS:-suite,latency,baseline,sanitize}" BUDGET=220 bash scripts/gpu/cross-process-run.sh ;;
     host) step host "${HOST_STEP_LIMIT:-180}" bash -c 'host_check "$0"' "${HOST_STEPS:-junit,rows,sanitize}" ;;
     ab) step ab 200 bash scripts/gpu/host-ab-run.sh "${AB_PROFILE:-full}" ;;
+    publish) step publish 240 env RUNS="${PUBLISH_RUNS:-2}" BUILDS="${PUBLISH_BUILDS:-this}" bash scripts/gpu/memop-publish-run.sh ;;
     soaks) step soaks 420 bash -c soaks_with_checks ;;
     tracing) step tracing 120 bash scripts/gpu/tracing-cost-run.sh cuda "${TRACING_FRAMES:-200000}" ;;
     sample) step sample 150 env SAMPLE_LIMIT=110 bash scripts/gpu/sample-run.sh gpu1 5000 ;;
-    *) echo "$name: unknown step (xproc, host, ab, soaks, tracing, sample)" | tee -a "$summary" ;;
+    *) echo "$name: unknown step (xproc, host, ab, publish, soaks, tracing, sample)" | tee -a "$summary" ;;
   esac
 done
 echo "total $(( $(date +%s) - start ))s" | tee -a "$summary"

@@ -82,9 +82,8 @@ final class LeasedSeat {
      */
     boolean mayCall(long from, long sequence) {
         if (!lost && !lease.held()) {
-            lose("the producer dropped this consumer while frames " + from + ".." + (sequence - 1) + " were with its listener: "
-                    + "read in place, they may have been rewritten by the producer after the drop (possibly torn), and they "
-                    + "are not acknowledged; frames from " + sequence + " on of that round were not delivered");
+            lose(readAcrossDrop(from, sequence - 1, "its listener: read in place") + "; frames from " + sequence
+                    + " on of that round were not delivered");
         }
         return !lost;
     }
@@ -98,9 +97,7 @@ final class LeasedSeat {
             return false;
         }
         if (!lease.held()) {
-            lose("the producer dropped this consumer while frames " + from + ".." + sequence + " were with its listener: read in "
-                    + "place, they may have been rewritten by the producer after the drop (possibly torn), and they are not "
-                    + "acknowledged");
+            lose(readAcrossDrop(from, sequence, "its listener: read in place"));
             return false;
         }
         store(sequence);
@@ -123,9 +120,7 @@ final class LeasedSeat {
             return;
         }
         if (!lease.held()) {
-            lose("the producer dropped this consumer while frames " + (before + 1) + ".." + acked + " were with its device "
-                    + "listener: read in place by its device, they may have been rewritten by the producer after the drop "
-                    + "(possibly torn), and they are not acknowledged");
+            lose(readAcrossDrop(before + 1, acked, "its device listener: read in place by its device"));
             return;
         }
         store(acked);
@@ -139,6 +134,12 @@ final class LeasedSeat {
     private void store(long sequence) {
         seat.setRelease(ConsumerBlock.CONSUMED_SEQ, sequence);
         stored = sequence;
+    }
+
+    /** The report of frames {@code from..to} read across the drop; {@code withWhom} names the reader and how it read. */
+    private static String readAcrossDrop(long from, long to, String withWhom) {
+        return "the producer dropped this consumer while frames " + from + ".." + to + " were with " + withWhom + ", they may "
+                + "have been rewritten by the producer after the drop (possibly torn), and they are not acknowledged";
     }
 
     private void lose(String why) {

@@ -112,9 +112,7 @@ final class Attachment implements AttachedChannel {
         if (w != null) {
             w.close();
         }
-        port.sealDeliveries(); // no listener call begins from here, not even of the round in delivery
-        port.stop();
-        unregister.accept(port);
+        unregister.accept(port); // sealed and stopped by the close of its state: no listener call begins from here
         port.shutMemory();
         if (port.deliversOn(Thread.currentThread())) {
             ExportSeats.closeQuietly(connection); // the producer drops the seat as the connection ends

@@ -39,11 +39,11 @@ final class AttachmentState {
 
     /**
      * Hands over how to seal and stop the attachment's port, once, as soon as the port exists; seals it at once when the
-     * attachment failed already. {@code sealPort} may run twice and from any thread.
+     * attachment left {@code OPEN} already. {@code sealPort} may run twice and from any thread.
      */
     void bind(Runnable sealPort) {
         this.sealPort = sealPort;
-        if (state() == ChannelState.FAILED) {
+        if (state() != ChannelState.OPEN) {
             sealPort.run();
         }
     }
@@ -71,9 +71,16 @@ final class AttachmentState {
                 state().name().toLowerCase(java.util.Locale.ROOT), why);
     }
 
-    /** Any state to {@code CLOSED}; whether this call closed it (false: closed before). The closer seals the port. */
+    /**
+     * Any state to {@code CLOSED}, the port sealed and stopped as it leaves {@code OPEN} (a failure sealed it already);
+     * whether this call closed it (false: closed before).
+     */
     boolean close() {
-        return state.getAndSet(ChannelState.CLOSED) != ChannelState.CLOSED;
+        ChannelState was = state.getAndSet(ChannelState.CLOSED);
+        if (was == ChannelState.OPEN) {
+            sealBound();
+        }
+        return was != ChannelState.CLOSED;
     }
 
     ChannelState state() {
@@ -91,13 +98,18 @@ final class AttachmentState {
             return false;
         }
         if (state.compareAndSet(ChannelState.OPEN, ChannelState.FAILED)) {
-            Runnable seal = sealPort;
-            if (seal != null) {
-                seal.run();
-            }
+            sealBound();
             log.error("seqlink attached channel '{}' (seat {}, epoch {}) failed: {}; close() it, and attach again once a "
                     + "producer shares it", name, seat, epoch, why);
         }
         return true;
+    }
+
+    /** Seals the port if it is bound; one bound later is sealed by {@link #bind}. */
+    private void sealBound() {
+        Runnable seal = sealPort;
+        if (seal != null) {
+            seal.run();
+        }
     }
 }

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,22 +70,88 @@ class DroppedDeviceListenerTest {
      * held claim; the port resumed. Returns what went wrong (empty: nothing).
      */
     static List<String> droppedBetweenRounds(Path dir) throws Exception {
+        return afterTwentyAcknowledged(dir, checksums -> new Holding(checksums, Long.MAX_VALUE, new CountDownLatch(1),
+                new CountDownLatch(0)), (ch, in, seat) -> {
+                    in.consumer().pause(); // stands for a stopped process: it reads nothing from here
+                    seat.drop();
+                    publish(ch, 21, 20 + DroppedWhileAliveTest.SLOTS); // a whole lap: the dropped seat no longer holds it back
+                    heldClaimWithForeignPayload(ch, 21 + DroppedWhileAliveTest.SLOTS); // frame 21's slot: frame 37's payload
+                    in.consumer().resume();
+                }, (wrong, in, checksums) -> {
+                    long called = 0;
+                    for (long s = 21; s <= 20 + DroppedWhileAliveTest.SLOTS; s++) {
+                        called += checksums.calls(s) + checksums.deliveries(s);
+                    }
+                    check(wrong, called == 0, called + " listener calls or device deliveries of frames after the drop");
+                    check(wrong, in.state() == ChannelState.FAILED, "state " + in.state());
+                    Throwable f = in.failure();
+                    check(wrong, f != null && String.valueOf(f.getMessage()).contains("the producer dropped this consumer before frames 21"),
+                            "failure " + f);
+                    for (long s = 1; s <= 20; s++) {
+                        check(wrong, checksums.deliveries(s) == 1 && checksums.intact(s), "frame " + s + " delivered "
+                                + checksums.deliveries(s) + " times, intact " + checksums.intact(s));
+                    }
+                });
+    }
+
+    /**
+     * Frames 1..20 acknowledged; frames 21..30 published as one round, whose listener call holds before it enqueues its
+     * kernels; the seat dropped, a lap published past frame 21's slot and frame 22's slot rewritten by a held claim; the
+     * call released, so the device reads the round after the drop. Returns what went wrong (empty: nothing).
+     */
+    static List<String> droppedInsideARound(Path dir) throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        return afterTwentyAcknowledged(dir, checksums -> new Holding(checksums, 21, holding, release), (ch, in, seat) -> {
+            in.consumer().pause();
+            publish(ch, 21, 30); // one round for the consumer as it resumes
+            in.consumer().resume();
+            assertThat(holding.await(60, TimeUnit.SECONDS)).as("the listener is called for frame 21's round").isTrue();
+            seat.drop();
+            publish(ch, 31, 20 + DroppedWhileAliveTest.SLOTS + 1); // frame 21's slot published again
+            heldClaimWithForeignPayload(ch, 22 + DroppedWhileAliveTest.SLOTS); // frame 22's slot: frame 38's payload
+            release.countDown();
+        }, (wrong, in, checksums) -> {
+            check(wrong, in.state() == ChannelState.FAILED, "state " + in.state());
+            Throwable f = in.failure();
+            String named = "while frames 21..30 were with its device listener";
+            check(wrong, f != null && reports(f).stream().anyMatch(m -> m.contains(named)),
+                    "the failure, or what was added to it, says '" + named + "': " + (f == null ? null : reports(f)));
+            System.out.println("inside a round: frame 22 read " + (checksums.intact(22) ? "intact" : "rewritten") + " by the device; "
+                    + (f == null ? "no failure" : reports(f)));
+        });
+    }
+
+    /** What a scenario does once frames 1..20 are acknowledged into the seat: its drop. */
+    interface Drop {
+        void run(PublishChannel ch, AttachedChannel in, Seat seat) throws Exception;
+    }
+
+    /** What a scenario checks besides what every scenario checks, adding what went wrong to {@code wrong}. */
+    interface Checks {
+        void add(List<String> wrong, AttachedChannel in, ArmedChecksumListener checksums);
+    }
+
+    /**
+     * A producer and a consumer process's runtime, the consumer's device listener ({@code holding} around an
+     * {@link ArmedChecksumListener}) on the attached channel; frames 1..20 published and acknowledged into the seat; then
+     * {@code drop}. Once the attachment FAILED (or frames after the drop reached the seat) and the device is idle, checks
+     * that the seat and the port show 20 acknowledged, then {@code checks}. Returns what went wrong (empty: nothing).
+     */
+    static List<String> afterTwentyAcknowledged(Path dir, Function<ArmedChecksumListener, Holding> holding,
+            Drop drop, Checks checks) throws Exception {
         try (SeqlinkRuntime producer = DroppedWhileAliveTest.runtime(); SeqlinkRuntime consumer = DroppedWhileAliveTest.runtime()) {
             PublishChannel ch = producer.openChannel(DroppedWhileAliveTest.spec(dir));
             producer.start();
             AttachedChannel in = consumer.attachChannel(AttachSpec.of("frames", dir, DroppedWhileAliveTest.SECRET));
             ArmedChecksumListener checksums = new ArmedChecksumListener(in.consumer().stream(), CAPACITY, LENGTH);
             try (Seat seat = Seat.of(dir, ch, in)) {
-                in.consumer().subscribeDevice(new Holding(checksums, Long.MAX_VALUE, new CountDownLatch(1), new CountDownLatch(0)));
+                in.consumer().subscribeDevice(holding.apply(checksums));
                 consumer.start();
                 publish(ch, 1, 20);
                 SharedRingPlaceTest.await(() -> seat.acknowledged() == 20, "frames 1..20 acknowledged into the seat");
 
-                in.consumer().pause(); // stands for a stopped process: it reads nothing from here
-                seat.drop();
-                publish(ch, 21, 20 + DroppedWhileAliveTest.SLOTS); // a whole lap: the dropped seat no longer holds it back
-                heldClaimWithForeignPayload(ch, 21 + DroppedWhileAliveTest.SLOTS); // frame 21's slot: frame 37's payload
-                in.consumer().resume();
+                drop.run(ch, in, seat);
                 SharedRingPlaceTest.await(() -> in.state() == ChannelState.FAILED || seat.acknowledged() > 20,
                         "the attachment FAILED, or frames after the drop acknowledged into the seat");
                 in.consumer().stream().synchronize(); // whatever the device had left to do
@@ -94,67 +161,7 @@ class DroppedDeviceListenerTest {
                 List<String> wrong = new ArrayList<>();
                 check(wrong, seat.acknowledged() == 20, "the seat shows " + seat.acknowledged() + " acknowledged, not 20");
                 check(wrong, in.consumer().acknowledged() == 20, "the port says " + in.consumer().acknowledged() + " acknowledged");
-                long called = 0;
-                for (long s = 21; s <= 20 + DroppedWhileAliveTest.SLOTS; s++) {
-                    called += checksums.calls(s) + checksums.deliveries(s);
-                }
-                check(wrong, called == 0, called + " listener calls or device deliveries of frames after the drop");
-                check(wrong, in.state() == ChannelState.FAILED, "state " + in.state());
-                Throwable f = in.failure();
-                check(wrong, f != null && String.valueOf(f.getMessage()).contains("the producer dropped this consumer before frames 21"),
-                        "failure " + f);
-                for (long s = 1; s <= 20; s++) {
-                    check(wrong, checksums.deliveries(s) == 1 && checksums.intact(s), "frame " + s + " delivered "
-                            + checksums.deliveries(s) + " times, intact " + checksums.intact(s));
-                }
-                return wrong;
-            }
-        }
-    }
-
-    /**
-     * Frames 1..20 acknowledged; frames 21..30 published as one round, whose listener call holds before it enqueues its
-     * kernels; the seat dropped, a lap published past frame 21's slot and frame 22's slot rewritten by a held claim; the
-     * call released, so the device reads the round after the drop. Returns what went wrong (empty: nothing).
-     */
-    static List<String> droppedInsideARound(Path dir) throws Exception {
-        try (SeqlinkRuntime producer = DroppedWhileAliveTest.runtime(); SeqlinkRuntime consumer = DroppedWhileAliveTest.runtime()) {
-            PublishChannel ch = producer.openChannel(DroppedWhileAliveTest.spec(dir));
-            producer.start();
-            AttachedChannel in = consumer.attachChannel(AttachSpec.of("frames", dir, DroppedWhileAliveTest.SECRET));
-            ArmedChecksumListener checksums = new ArmedChecksumListener(in.consumer().stream(), CAPACITY, LENGTH);
-            CountDownLatch holding = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            try (Seat seat = Seat.of(dir, ch, in)) {
-                in.consumer().subscribeDevice(new Holding(checksums, 21, holding, release));
-                consumer.start();
-                publish(ch, 1, 20);
-                SharedRingPlaceTest.await(() -> seat.acknowledged() == 20, "frames 1..20 acknowledged into the seat");
-
-                in.consumer().pause();
-                publish(ch, 21, 30); // one round for the consumer as it resumes
-                in.consumer().resume();
-                assertThat(holding.await(60, TimeUnit.SECONDS)).as("the listener is called for frame 21's round").isTrue();
-                seat.drop();
-                publish(ch, 31, 20 + DroppedWhileAliveTest.SLOTS + 1); // frame 21's slot published again
-                heldClaimWithForeignPayload(ch, 22 + DroppedWhileAliveTest.SLOTS); // frame 22's slot: frame 38's payload
-                release.countDown();
-                SharedRingPlaceTest.await(() -> in.state() == ChannelState.FAILED || seat.acknowledged() > 20,
-                        "the attachment FAILED, or frames after the drop acknowledged into the seat");
-                in.consumer().stream().synchronize();
-                Thread.sleep(50);
-                ch.abandon();
-
-                List<String> wrong = new ArrayList<>();
-                check(wrong, seat.acknowledged() == 20, "the seat shows " + seat.acknowledged() + " acknowledged, not 20");
-                check(wrong, in.consumer().acknowledged() == 20, "the port says " + in.consumer().acknowledged() + " acknowledged");
-                check(wrong, in.state() == ChannelState.FAILED, "state " + in.state());
-                Throwable f = in.failure();
-                String named = "while frames 21..30 were with its device listener";
-                check(wrong, f != null && reports(f).stream().anyMatch(m -> m.contains(named)),
-                        "the failure, or what was added to it, says '" + named + "': " + (f == null ? null : reports(f)));
-                System.out.println("inside a round: frame 22 read " + (checksums.intact(22) ? "intact" : "rewritten") + " by the device; "
-                        + (f == null ? "no failure" : reports(f)));
+                checks.add(wrong, in, checksums);
                 return wrong;
             }
         }

@@ -85,8 +85,8 @@ class DroppedDeviceListenerTest {
                     check(wrong, called == 0, called + " listener calls or device deliveries of frames after the drop");
                     check(wrong, in.state() == ChannelState.FAILED, "state " + in.state());
                     Throwable f = in.failure();
-                    check(wrong, f != null && String.valueOf(f.getMessage()).contains("the producer dropped this consumer before frames 21"),
-                            "failure " + f);
+                    String named = "the producer dropped this consumer before frames 21";
+                    check(wrong, f != null && String.valueOf(f.getMessage()).contains(named), "failure " + f);
                     for (long s = 1; s <= 20; s++) {
                         check(wrong, checksums.deliveries(s) == 1 && checksums.intact(s), "frame " + s + " delivered "
                                 + checksums.deliveries(s) + " times, intact " + checksums.intact(s));

@@ -7,7 +7,7 @@
 # BUILDS names the Java builds to time, in order, each run: this (.gpu) or a folder of .gpu holding an earlier revision's
 # lib/ and test-classes/ (scripts/gpu/earlier-bundle.sh), so a change is read against the spread between runs.
 # Usage: OUT=... [RUNS=2] [SIZES=16384,1048576] [BUILDS="this before-graph"] bash scripts/gpu/memop-publish-run.sh
-#   $OUT/cpp-<i>.json, $OUT/java-<i>-<build>.json, $OUT/env.txt, $OUT/run.log
+#   $OUT/cpp-<i>.json, $OUT/java-<i>-<k>-<build>.json (run i, k-th build named), $OUT/env.txt, $OUT/run.log
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
@@ -22,7 +22,9 @@ for i in $(seq 1 "$runs"); do
   t0=$(date +%s)
   timeout -k 5 120 .gpu/native/seqlink-cycle-bench --mode latency --sizes "$sizes" > "$OUT/cpp-$i.json" 2>> "$log"
   echo "cpp run $i: exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
+  k=0
   for build in ${BUILDS:-this}; do
+    k=$((k + 1))
     bundle=.gpu
     if [ "$build" != this ]; then
       bundle=/tmp/seqlink-ab-$build
@@ -31,7 +33,7 @@ for i in $(seq 1 "$runs"); do
     t0=$(date +%s)
     timeout -k 5 120 /tmp/jre/bin/java -XX:+UseParallelGC -Xms1g -Xmx4g -cp "$bundle/lib/*:$bundle/test-classes" \
       io.seqlink.backend.cuda.CycleBenchmark --mode cycle-device-armed --sizes "$sizes" --warmup 10000 \
-      > "$OUT/java-$i-$build.json" 2>> "$log"
+      > "$OUT/java-$i-$k-$build.json" 2>> "$log"
     echo "java run $i ($build): exit $? after $(( $(date +%s) - t0 ))s" | tee -a "$log"
   done
 done

@@ -216,24 +216,23 @@ struct Rig {
     }
 
     // A PROTOTYPE, not the runtime's publish (the memop-publish rows): the publish step's writes for frame s as
-    // stream memory operations after the fill on the producer stream. Frame s's stamp and length into its slot
-    // header (no barrier: the next write's fence orders them), publish_seq = s (the default barrier, a fence before
-    // the store: a release store, the producer its only writer, so the store is the add's monotonic value),
-    // writer_busy, the doorbell (a fence: after publish_seq, as the kernel's second fence orders it) and the
-    // mirror. `batched`: the six as one cuStreamBatchMemOp (the C driver API; JCuda 12.6's binding of it carries
-    // no operations), otherwise six cuStreamWriteValue64 calls (what Java could issue).
+    // stream memory operations after the fill on the producer stream: frame s's stamp and length into its slot
+    // header, publish_seq = s (a release store: the producer is its only writer, so the store is the add's
+    // monotonic value), writer_busy, the doorbell and the mirror. Each write carries the stream's memory barrier
+    // (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER is refused by the v2 entry points, which CUDA 12+ resolves to:
+    // CUDA_ERROR_INVALID_VALUE). `batched`: the six as one cuStreamBatchMemOp (the C driver API; JCuda 12.6's
+    // binding of it carries no operations), otherwise six cuStreamWriteValue64 calls (what Java could issue).
     void publish_memops(uint64_t s, uint64_t length, bool batched) {
         const uint64_t header = addr(ring) + offset(s);
-        struct Write { uint64_t word, value; bool fence; };
+        struct Write { uint64_t word, value; };
         const Write writes[] = {
-            {header + layout::SLOT_STAMP, s, false},
-            {header + layout::SLOT_LENGTH, length, false},
-            {addr(control) + layout::CONTROL_PUBLISH_SEQ, s, true},
-            {addr(control) + layout::CONTROL_WRITER_BUSY, s + pa.max_batch, false},
-            {doorbells_dev + 8 * (s % doorbell_count), s, true},
-            {mirror_dev + layout::CONTROL_PUBLISH_SEQ, s, false},
+            {header + layout::SLOT_STAMP, s},
+            {header + layout::SLOT_LENGTH, length},
+            {addr(control) + layout::CONTROL_PUBLISH_SEQ, s},
+            {addr(control) + layout::CONTROL_WRITER_BUSY, s + pa.max_batch},
+            {doorbells_dev + 8 * (s % doorbell_count), s},
+            {mirror_dev + layout::CONTROL_PUBLISH_SEQ, s},
         };
-        const unsigned no_fence = CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER;
         if (batched) {
             CUstreamBatchMemOpParams ops[6];
             std::memset(ops, 0, sizeof(ops));
@@ -241,14 +240,14 @@ struct Rig {
                 ops[i].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
                 ops[i].writeValue.address = static_cast<CUdeviceptr>(writes[i].word);
                 ops[i].writeValue.value64 = writes[i].value;
-                ops[i].writeValue.flags = writes[i].fence ? CU_STREAM_WRITE_VALUE_DEFAULT : no_fence;
+                ops[i].writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
             }
             DRV(drv.batchMemOp(reinterpret_cast<CUstream>(ps), 6, ops, 0));
             return;
         }
         for (const Write& w : writes) {
             DRV(drv.writeValue64(reinterpret_cast<CUstream>(ps), static_cast<CUdeviceptr>(w.word), w.value,
-                    w.fence ? CU_STREAM_WRITE_VALUE_DEFAULT : no_fence));
+                    CU_STREAM_WRITE_VALUE_DEFAULT));
         }
     }
 

@@ -3,8 +3,9 @@
 # between processes, the host path, tracing and the sample service in one device call, each step in a folder of $OUT
 # and under a limit cut to what is left of BUDGET (540 s from the start). Steps (STEPS, comma separated, run in that
 # order; default xproc,host,tracing,sample):
-#   xproc    cross-process-run.sh STEPS=XPROC_STEPS (suite,latency,baseline,sanitize): the two-JVM GPU suite, the channel's
-#            cross-process rows beside the hand-written hand-off's, memcheck over both JVMs  -> $OUT/xproc/
+#   xproc    cross-process-run.sh STEPS=XPROC_STEPS (suite,latency,baseline,sanitize) in XPROC_LIMIT s (230; the suite
+#            alone takes 100-300 s): the two-JVM GPU suite, the channel's cross-process rows beside the hand-written
+#            hand-off's, memcheck over both JVMs                                           -> $OUT/xproc/
 #   host     host-path-check.sh HOST_PROFILE (quick) STEPS=HOST_STEPS (junit,rows,sanitize) at SIZES (16K,1M), SANITIZERS (memcheck): CudaChannelGpuTest +
 #            CudaBackendGpuTest, the host listener rows against the hand-written copy, memcheck -> $OUT/host/
 #   publish  memop-publish-run.sh RUNS=PUBLISH_RUNS (2) BUILDS=PUBLISH_BUILDS (this): the comparator's cheaper-publish rows
@@ -64,7 +65,8 @@ step() { # name limit command...: the command under timeout, its limit no more t
 IFS=, read -r -a order <<< "$steps"
 for name in "${order[@]}"; do
   case "$name" in
-    xproc) step xproc 230 env STEPS="${XPROC_STEPS:-suite,latency,baseline,sanitize}" BUDGET=220 bash scripts/gpu/cross-process-run.sh ;;
+    xproc) step xproc "${XPROC_LIMIT:-230}" env STEPS="${XPROC_STEPS:-suite,latency,baseline,sanitize}" \
+      BUDGET=$(( ${XPROC_LIMIT:-230} - 10 )) bash scripts/gpu/cross-process-run.sh ;;
     host) step host "${HOST_STEP_LIMIT:-180}" bash -c 'host_check "$0"' "${HOST_STEPS:-junit,rows,sanitize}" ;;
     ab) step ab 200 bash scripts/gpu/host-ab-run.sh "${AB_PROFILE:-full}" ;;
     publish) step publish 240 env RUNS="${PUBLISH_RUNS:-2}" BUILDS="${PUBLISH_BUILDS:-this}" bash scripts/gpu/memop-publish-run.sh ;;

@@ -4,6 +4,8 @@
 # one 600 s device call: split them, e.g. STEPS=suite,latency,baseline,sanitize then STEPS=soak):
 #   suite     the GPU suite with CudaTwoProcessChannelGpuTest (the two-JVM channel tests, both processes on CUDA) and
 #             the contract tests (run-on-gpu.sh STEPS=env,junit; limit JUNIT_LIMIT, 240 s)
+#   twojvm    only the suite's cross-process classes (CudaTwoProcessChannelGpuTest, CudaSharedRingPlaceGpuTest; not in
+#             the default steps; limit TWOJVM_LIMIT, 150 s) -> junit.log
 #   latency   CrossProcessLatencyBench --backend cuda --fill device: a frame's claim, fill kernel and publish -> host
 #             listener call (the work the hand-written hand-off times), a consumer in the producer's
 #             process against one in another process, 64 B, 16 KiB and 1 MiB (limit 150 s)
@@ -92,6 +94,12 @@ if want suite; then
   cp "$suite_out/junit.log" "$OUT/junit.log" 2>/dev/null
   cp "$suite_out/env.txt" "$work/env.txt" 2>/dev/null
   cat "$suite_out/run.log" >> "$log" 2>/dev/null
+fi
+if want twojvm; then
+  # the suite's cross-process classes alone, when a call has no room for the whole GPU suite
+  step twojvm "${TWOJVM_LIMIT:-150}" "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
+    --disable-banner --details=tree --select-class io.seqlink.shared.CudaTwoProcessChannelGpuTest \
+    --select-class io.seqlink.channel.shared.CudaSharedRingPlaceGpuTest --include-tag gpu > "$OUT/junit.log" 2>&1
 fi
 if want latency; then
   step latency 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \

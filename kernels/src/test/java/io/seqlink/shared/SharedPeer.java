@@ -12,6 +12,7 @@ import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.security.SharedSecret;
 import io.seqlink.testing.ArmedChecksumListener;
+import io.seqlink.testing.BatchChecker;
 import io.seqlink.testing.FrameChecker;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -26,6 +27,9 @@ import java.time.Duration;
  *   produce DIR CHANNEL SECRET_FILE STALL_MS SLOTS   shares the channel, prints READY; "publish N" publishes N more frames
  *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame;
  *                                                    prints FAILURE and why (and what was added to it) once it failed
+ *   consume-batches DIR CHANNEL SECRET_FILE FAIL_EVERY  the same with a batch listener (BatchChecker) that fails every
+ *                                                    FAIL_EVERY-th call once; its status adds batches= largest=
+ *                                                    thrown= retryMismatches=
  *   consume-device DIR CHANNEL SECRET_FILE CAPACITY  the same with a device listener: ArmedChecksumListener's kernel
  *                                                    checksums every frame (of Frames.MAX_LENGTH bytes) on the
  *                                                    consumer's device, for sequences up to CAPACITY
@@ -81,8 +85,10 @@ public final class SharedPeer {
                 produce(rt, dir, channel, secret, Duration.ofMillis(Long.parseLong(args[4])), Integer.parseInt(args[5]));
             } else if (args[0].equals("consume-device")) {
                 consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]));
+            } else if (args[0].equals("consume-batches")) {
+                consume(rt, dir, channel, secret, Integer.parseInt(args[4]));
             } else {
-                consume(rt, dir, channel, secret);
+                consume(rt, dir, channel, secret, -1);
             }
         }
         System.out.println("CLOSED");
@@ -108,11 +114,17 @@ public final class SharedPeer {
         publisher.stop();
     }
 
-    private static void consume(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret) throws Exception {
+    /** {@code failEvery} -1: a listener per frame; 0 or more: a batch listener failing every {@code failEvery}-th call. */
+    private static void consume(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int failEvery) throws Exception {
         AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
         FrameChecker checker = new FrameChecker(Frames.MAX_LENGTH);
         checker.last = in.startsAfter();
-        in.consumer().subscribe(checker);
+        BatchChecker batches = failEvery < 0 ? null : new BatchChecker(checker, failEvery);
+        if (batches == null) {
+            in.consumer().subscribe(checker);
+        } else {
+            in.consumer().subscribeBatches(batches);
+        }
         rt.start();
         System.out.println("ATTACHED start=" + in.startsAfter() + " epoch=" + in.epoch() + " seat=" + in.seat());
         System.out.flush();
@@ -122,7 +134,8 @@ public final class SharedPeer {
         Thread status = statusThread(() -> {
             long acked = in.consumer().acknowledged();
             String line = "STATUS acked=" + acked + " delivered=" + checker.delivered + " gaps=" + checker.gaps + " corrupt="
-                    + checker.corrupt + " outOfOrder=" + checker.outOfOrder + " last=" + checker.last + " state=" + in.state();
+                    + checker.corrupt + " outOfOrder=" + checker.outOfOrder + " last=" + checker.last + " state=" + in.state()
+                    + (batches == null ? "" : batches.status());
             Throwable f = in.failure();
             if (f != null && told.compareAndSet(false, true)) { // once, before the status that shows it FAILED
                 StringBuilder why = new StringBuilder("FAILURE ").append(f.getMessage());

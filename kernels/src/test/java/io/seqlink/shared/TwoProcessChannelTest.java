@@ -122,6 +122,38 @@ class TwoProcessChannelTest {
         }
     }
 
+    /**
+     * A batch listener in a consumer process reads its rounds through the attached channel's checked path: every frame
+     * arrives once, in order and intact, and a batch the listener fails comes back whole (the same frames) on the retry.
+     * The listener fails every 97th call, so the producer runs ahead during the retry's back-off and later rounds hold
+     * several frames.
+     */
+    @Test
+    void checksummedFramesReachABatchListenerInAConsumerProcessAndAFailedBatchComesBackWhole() throws Exception {
+        long frames = 100_000;
+        try (SeqlinkRuntime rt = runtime()) {
+            PublishChannel ch = share(rt, "batches");
+            try (ChildJvm c = child("ipc-batch-consumer", "consume-batches", dir.toString(), "batches", secretFile.toString(), "97")) {
+                assertThat(start(c)).isZero();
+                Frames.Publisher publisher = new Frames.Publisher(ch);
+                publisher.more(frames);
+                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") == frames, Duration.ofSeconds(120),
+                        "acked=" + frames);
+                assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(frames);
+                assertClean(s);
+                assertThat(ChildJvm.number(s, "thrown")).as("batches the listener failed once, status " + s).isPositive();
+                assertThat(ChildJvm.number(s, "retryMismatches")).as("retries that came back with other frames, status " + s)
+                        .isZero();
+                assertThat(ChildJvm.number(s, "largest")).as("the largest batch, status " + s).isGreaterThan(1);
+                assertThat(ch.snapshot().attached()).singleElement().satisfies(a -> assertThat(a.acknowledged())
+                        .as("what reached the seat").isEqualTo(frames));
+                publisher.stop();
+                c.command("stop");
+                c.awaitLine("CLOSED", LONG);
+            }
+        }
+    }
+
     /** 10^5 by default ({@code -Dseqlink-build.ipc.deviceFrames} changes it). */
     static final long DEVICE_FRAMES = Long.getLong("seqlink-build.ipc.deviceFrames", 100_000);
 

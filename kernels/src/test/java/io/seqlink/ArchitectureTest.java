@@ -118,7 +118,7 @@ class ArchitectureTest {
         assertThat(publicTypes).as("public types of the channel's implementation: each is a seam another package must "
                 + "reach (the runtime, the launcher, the channel that wires producer and consumers)")
                 .containsExactlyInAnyOrder("Channels", "ChannelEvents", "DefaultConsumerPort", "PortDriver", "ProducerView",
-                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "RingPlace", "MemoryGuard",
+                        "ListenerThreads", "Transports", "Producer", "ProducerAdmission", "ProducerTransport", "PublishTimeRecord", "RingPlace", "MemoryGuard",
                         "ChannelExport", "AttachedChannels", "PublishBell", "SeatLease");
     }
 

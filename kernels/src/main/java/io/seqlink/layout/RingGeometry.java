@@ -68,6 +68,16 @@ public record RingGeometry(int slots, long slotBytes, long stride) {
         return (s & (s - 1)) == 0 ? (int) ((sequence - 1) & (s - 1)) : (int) ((sequence - 1) % s);
     }
 
+    /**
+     * Index of frame {@code sequence}'s entry in a per-slot table of words (its publish time): consecutive slots 8
+     * entries (a 64-byte line) apart when the ring allows it, so a consumer reading the entry of frame {@code s} does
+     * not pull away the line the producer writes the entry of {@code s + 1} into.
+     */
+    public int spreadIndexOf(long sequence) {
+        int slot = slotOf(sequence);
+        return (slots & 7) == 0 ? (slot & 7) * (slots >>> 3) + (slot >>> 3) : slot;
+    }
+
     /** Byte offset of the slot holding {@code sequence}. */
     public long offsetOf(long sequence) {
         return slotOf(sequence) * stride;

@@ -26,7 +26,8 @@ import java.time.Duration;
  * <pre>
  *   produce DIR CHANNEL SECRET_FILE STALL_MS SLOTS   shares the channel, prints READY; "publish N" publishes N more frames
  *   consume DIR CHANNEL SECRET_FILE                  attaches, prints ATTACHED start= epoch= seat=, checks every frame;
- *                                                    prints FAILURE and why (and what was added to it) once it failed
+ *                                                    prints FAILURE and why (and what was added to it) once it failed;
+ *                                                    its status has latencyCount= (frames timed from their publish)
  *   consume-batches DIR CHANNEL SECRET_FILE FAIL_EVERY  the same with a batch listener (BatchChecker) that fails every
  *                                                    FAIL_EVERY-th call once; its status adds batches= largest=
  *                                                    thrown= retryMismatches=
@@ -135,7 +136,7 @@ public final class SharedPeer {
             long acked = in.consumer().acknowledged();
             String line = "STATUS acked=" + acked + " delivered=" + checker.delivered + " gaps=" + checker.gaps + " corrupt="
                     + checker.corrupt + " outOfOrder=" + checker.outOfOrder + " last=" + checker.last + " state=" + in.state()
-                    + (batches == null ? "" : batches.status());
+                    + " latencyCount=" + in.consumer().snapshot().latencyCount() + (batches == null ? "" : batches.status());
             Throwable f = in.failure();
             if (f != null && told.compareAndSet(false, true)) { // once, before the status that shows it FAILED
                 StringBuilder why = new StringBuilder("FAILURE ").append(f.getMessage());

@@ -115,6 +115,8 @@ class TwoProcessChannelTest {
                         Frames.MAX_LENGTH, seconds, FRAMES / seconds);
                 assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(FRAMES);
                 assertClean(s);
+                assertThat(ChildJvm.number(s, "latencyCount")).as("frames the consumer process timed from their publish "
+                        + "(the region's publish times), status " + s).isPositive();
                 publisher.stop();
                 c.command("stop");
                 c.awaitLine("CLOSED", LONG);

@@ -21,6 +21,7 @@ import io.seqlink.channel.consumer.ProducerView;
 import io.seqlink.channel.consumer.PublishBell;
 import io.seqlink.channel.producer.Producer;
 import io.seqlink.channel.producer.ProducerTransport;
+import io.seqlink.channel.producer.PublishTimeRecord;
 import io.seqlink.channel.producer.RingPlace;
 import io.seqlink.channel.shared.ChannelExport;
 import io.seqlink.layout.RingGeometry;
@@ -101,7 +102,8 @@ final class DefaultPublishChannel implements PublishChannel {
                 life.freeNow();
             }
         }
-        this.calls = new Producer(spec, producer, life, this::slowestAcknowledged, bell::ring);
+        this.calls = new Producer(spec, producer, life, this::slowestAcknowledged, bell::ring,
+                export != null ? new ExportedPublishTimes(export) : PublishTimeRecord.inHeap(geometry));
         log.info("seqlink channel '{}' open: device {} -> {} ({}), {} slots x {} B in {}, {}, {}", spec.name(), spec.producer(),
                 consumerDevices, describeTransports(), geometry.slots(), geometry.slotBytes(), producer.place().describe(),
                 spec.delivery().name().toLowerCase(), spec.readMode().name().toLowerCase());

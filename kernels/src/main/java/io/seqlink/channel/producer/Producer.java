@@ -52,7 +52,7 @@ public final class Producer {
     private final ProducerAdmission life;
     private final ProducerTransport producer;
     private final LongSupplier slowest;
-    private final PublishTimes publishTimes;
+    private final PublishTimeRecord publishTimes;
     private final AbandonedSequences abandoned;
     private final ProducerSequencer sequencer;
     private final OpenClaimAge openClaimAge = new OpenClaimAge();
@@ -64,16 +64,18 @@ public final class Producer {
      * @param afterPublish        runs after every publish step, once {@link #published()} shows its frames, on the
      *                            publishing thread: wakes the consumers' dozing loops (cheap, never blocks, allocates
      *                            nothing)
+     * @param publishTimes        where the publish step records each frame's publish time (the shared region's record
+     *                            for a channel other processes consume)
      */
     public Producer(ChannelSpec spec, ProducerTransport producer, ProducerAdmission life, LongSupplier slowestAcknowledged,
-            Runnable afterPublish) {
+            Runnable afterPublish, PublishTimeRecord publishTimes) {
         this.spec = spec;
         this.afterPublish = afterPublish;
         this.geometry = spec.geometry();
         this.life = life;
         this.producer = producer;
         this.slowest = slowestAcknowledged;
-        this.publishTimes = new PublishTimes(geometry);
+        this.publishTimes = publishTimes;
         this.abandoned = new AbandonedSequences(geometry);
         this.sequencer = new ProducerSequencer(spec.maxPublishBatch(), new Gating(), abandoned);
     }

@@ -153,7 +153,8 @@ public final class AttachedChannels {
         AttachmentState states = new AttachmentState(spec.name(), a.seat(), a.epoch());
         AttachmentLease lease = new AttachmentLease(region, layout, a.seat(), a.epoch(), producerStall, states::seatLost);
         DefaultConsumerPort port = DefaultConsumerPort.attached(backend, portSpec, spec.device(),
-                new DefaultConsumerPort.SharedReplica(control, ring, seat), lease, new SharedProducerView(control, ring, geometry),
+                new DefaultConsumerPort.SharedReplica(control, ring, seat), lease, new SharedProducerView(control, ring, geometry,
+                        new SharedPublishTimes(region, layout)),
                 allocations, quiet::countDown, cause -> states.fail("the consumer's device failed: " + cause.getMessage()));
         long line = layout.seatLine(a.seat());
         region.setRelease(line + SharedLayout.S_PID, ProcessHandle.current().pid());

@@ -44,6 +44,7 @@ public final class ChannelExport implements AutoCloseable {
     private final List<MappedBuffer> mapped = new ArrayList<>();
     private final MappedBuffer control;
     private final MappedBuffer ring;
+    private final SharedPublishTimes publishTimes;
     private volatile boolean closed;
 
     private ChannelExport(ChannelSpec spec, ChannelShare share, Device producer, LongSupplier published, Path dir) throws IOException {
@@ -63,6 +64,7 @@ public final class ChannelExport implements AutoCloseable {
             writeHeader(layout);
             this.control = map(producer, SharedLayout.CONTROL, io.seqlink.layout.ControlBlock.BYTES);
             this.ring = map(producer, layout.ring(), layout.geometry().ringBytes());
+            this.publishTimes = new SharedPublishTimes(region, layout);
             this.seats = new ExportSeats(channel, region, layout, published);
             listening = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
             listening.bind(UnixDomainSocketAddress.of(socket));
@@ -117,6 +119,19 @@ public final class ChannelExport implements AutoCloseable {
     public static long regionBytes(ChannelSpec spec) {
         ChannelShare share = Objects.requireNonNull(spec.share(), "a shared channel's spec");
         return new SharedLayout(spec.geometry(), spec.maxPublishBatch(), share.seats()).regionBytes();
+    }
+
+    /**
+     * Records {@code nanos} as the publish time of frames {@code first .. first + count - 1} in the region, where the
+     * consumer processes' ports read it; the channel's publishing thread only.
+     */
+    public void recordPublishTimes(long first, int count, long nanos) {
+        publishTimes.record(first, count, nanos);
+    }
+
+    /** When {@code sequence} was published, as the region records it; 0 if unknown. Any thread. */
+    public long publishTime(long sequence) {
+        return publishTimes.of(sequence);
     }
 
     /** Leftovers of a producer of this name that died: removed; a live one: refused. */

@@ -14,6 +14,7 @@ import io.seqlink.layout.RingGeometry;
  *                  or a replica the publish step pushes into (publish_seq, writer_busy)
  *   384  seats     seats x 384 B: the consumer's host mirror (ConsumerBlock layout, consumed_seq at 0), then the
  *                  seat line: live epoch (0: free), heartbeat, pid, start
+ *   ...  times     slots words, rounded up to a line: each slot's publish time (PublishTimeRecord, spread over lines)
  *   ...  ring      slots x stride: the channel's ring itself, or a replica the publish step pushes into; either way
  *                  each slot is the ring's (SlotHeader: stamp, length, then the payload)
  * </pre>
@@ -27,7 +28,7 @@ record SharedLayout(RingGeometry geometry, int maxBatch, int seats) {
     /** The attach protocol's version, also in the header. */
     static final int PROTOCOL_VERSION = 1;
     /** This layout's version: any change of an offset below changes it. */
-    static final int LAYOUT_VERSION = 1;
+    static final int LAYOUT_VERSION = 2;
 
     static final int H_MAGIC = 0;
     static final int H_PROTOCOL = 8;
@@ -70,12 +71,17 @@ record SharedLayout(RingGeometry geometry, int maxBatch, int seats) {
         return mirror(seat) + ConsumerBlock.BYTES;
     }
 
-    /** Offset of the ring. */
-    long ring() {
+    /** Offset of the publish times. */
+    long times() {
         return SEATS + (long) seats * SEAT_BYTES;
     }
 
-    /** Bytes before the ring: header, liveness, control and seats. */
+    /** Offset of the ring. */
+    long ring() {
+        return times() + ((8L * geometry.slots() + 127) & -128L);
+    }
+
+    /** Bytes before the ring: header, liveness, control, seats and publish times. */
     long wordsBytes() {
         return ring();
     }

@@ -8,19 +8,21 @@ import io.seqlink.layout.SlotHeader;
 
 /**
  * What an attached channel's port reads of a producer in another process: how far it published, from the shared
- * replica's {@code publish_seq} (one acquire load), and which frames are padding, from the ring's length words.
- * Publish times are not shared (0: unknown, so the port records no latency). Any thread.
+ * replica's {@code publish_seq} (one acquire load), when each frame was published, from the region's publish times,
+ * and which frames are padding, from the ring's length words. Any thread.
  */
 final class SharedProducerView implements ProducerView {
 
     private final MappedBuffer control;
     private final MappedBuffer ring;
     private final RingGeometry geometry;
+    private final SharedPublishTimes times;
 
-    SharedProducerView(MappedBuffer control, MappedBuffer ring, RingGeometry geometry) {
+    SharedProducerView(MappedBuffer control, MappedBuffer ring, RingGeometry geometry, SharedPublishTimes times) {
         this.control = control;
         this.ring = ring;
         this.geometry = geometry;
+        this.times = times;
     }
 
     @Override
@@ -35,7 +37,7 @@ final class SharedProducerView implements ProducerView {
 
     @Override
     public long publishTime(long sequence) {
-        return 0;
+        return times.of(sequence);
     }
 
     @Override

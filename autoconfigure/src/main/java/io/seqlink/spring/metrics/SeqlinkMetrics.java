@@ -1,6 +1,7 @@
 package io.seqlink.spring.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -62,6 +63,8 @@ import java.util.function.ToDoubleFunction;
  * <tr><td>seqlink.attached.failed</td><td>gauge</td><td>channel, device</td><td>1 once the attached channel FAILED</td></tr>
  * <tr><td>seqlink.attached.position</td><td>gauge</td><td>channel, device</td><td>highest sequence this process acknowledged</td></tr>
  * <tr><td>seqlink.attached.consumed</td><td>counter</td><td>channel, device</td><td>frames its listener handled</td></tr>
+ * <tr><td>seqlink.attached.latency</td><td>function timer</td><td>channel, device</td><td>publish (in the producer's
+ *     process) to acknowledgement here: count and total of the frames timed</td></tr>
  * <tr><td>seqlink.link.atomic.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote release atomic add</td></tr>
  * <tr><td>seqlink.link.acquire.latency</td><td>gauge (seconds)</td><td>producer, consumer, verdict</td><td>probe: remote acquire load</td></tr>
  * <tr><td>seqlink.link.scaling.ratio</td><td>gauge</td><td>producer, consumer, verdict</td><td>probe: throughput at most threads over one thread</td></tr>
@@ -167,6 +170,11 @@ public class SeqlinkMetrics implements MeterBinder {
                 .tags(tags).description("Highest sequence this process acknowledged").register(registry);
         FunctionCounter.builder("seqlink.attached.consumed", runtime, r -> attached(r.attachedChannel(name).orElse(first), ConsumerSnapshot::delivered))
                 .tags(tags).description("Frames the attached channel's listener handled").register(registry);
+        FunctionTimer.builder("seqlink.attached.latency", runtime,
+                        r -> (long) attached(r.attachedChannel(name).orElse(first), ConsumerSnapshot::latencyCount), // NaN (closed): 0
+                        r -> attached(r.attachedChannel(name).orElse(first), ConsumerSnapshot::latencyTotalNanos), TimeUnit.NANOSECONDS)
+                .tags(tags).description("Publish (in the producer's process, the region's publish times) to acknowledgement here")
+                .register(registry);
     }
 
 

@@ -134,6 +134,8 @@ class AttachedChannelObservabilityTests {
             assertThat(health.stream().map(e -> e.name())).contains("topology", "frames");
             assertThat(registry.get("seqlink.attached.up").tags("channel", "frames", "device", "1").gauge().value()).isEqualTo(1);
             assertThat(registry.get("seqlink.attached.position").tags("channel", "frames").gauge().value()).isEqualTo(100);
+            assertThat(registry.get("seqlink.attached.latency").tags("channel", "frames").functionTimer().count())
+                    .as("frames timed from their publish in the producer's process").isEqualTo(100);
 
             p.kill(); // kill -9 of the producer process
             SharedChannelPropertiesTests.await(() -> in.state() == ChannelState.FAILED, "FAILED after the producer's kill");

@@ -107,21 +107,38 @@ class TwoProcessChannelTest {
                 assertThat(start(c)).isZero();
                 Frames.Publisher publisher = new Frames.Publisher(ch);
                 long began = System.nanoTime();
-                publisher.more(FRAMES);
-                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") == FRAMES, Duration.ofSeconds(120),
-                        "acked=" + FRAMES);
+                Map<String, String> s = allDelivered(ch, c, publisher, FRAMES);
                 double seconds = (System.nanoTime() - began) / 1e9;
                 System.out.printf("%d frames of up to %d B across the process boundary in %.1f s (%.0f frames/s)%n", FRAMES,
                         Frames.MAX_LENGTH, seconds, FRAMES / seconds);
-                assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(FRAMES);
-                assertClean(s);
                 assertThat(ChildJvm.number(s, "latencyCount")).as("frames the consumer process timed from their publish "
                         + "(the region's publish times), status " + s).isPositive();
-                publisher.stop();
-                c.command("stop");
-                c.awaitLine("CLOSED", LONG);
+                stop(publisher, c);
             }
         }
+    }
+
+    /**
+     * Publishes {@code frames} frames, the first ones of the channel, and waits until consumer process {@code c}
+     * acknowledged them all: each delivered once, in order and intact, and the producer's seat shows them acknowledged.
+     * Returns the consumer's status then.
+     */
+    static Map<String, String> allDelivered(PublishChannel ch, ChildJvm c, Frames.Publisher publisher, long frames) {
+        publisher.more(frames);
+        Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") == frames, Duration.ofSeconds(120),
+                "acked=" + frames);
+        assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(frames);
+        assertClean(s);
+        assertThat(ch.snapshot().attached()).singleElement().satisfies(a -> assertThat(a.acknowledged())
+                .as("what reached the seat").isEqualTo(frames));
+        return s;
+    }
+
+    /** Stops the publisher, then the consumer process, which prints CLOSED as it ends. */
+    static void stop(Frames.Publisher publisher, ChildJvm c) throws Exception {
+        publisher.stop();
+        c.command("stop");
+        c.awaitLine("CLOSED", LONG);
     }
 
     /**
@@ -138,20 +155,12 @@ class TwoProcessChannelTest {
             try (ChildJvm c = child("ipc-batch-consumer", "consume-batches", dir.toString(), "batches", secretFile.toString(), "97")) {
                 assertThat(start(c)).isZero();
                 Frames.Publisher publisher = new Frames.Publisher(ch);
-                publisher.more(frames);
-                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") == frames, Duration.ofSeconds(120),
-                        "acked=" + frames);
-                assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(frames);
-                assertClean(s);
+                Map<String, String> s = allDelivered(ch, c, publisher, frames);
                 assertThat(ChildJvm.number(s, "thrown")).as("batches the listener failed once, status " + s).isPositive();
                 assertThat(ChildJvm.number(s, "retryMismatches")).as("retries that came back with other frames, status " + s)
                         .isZero();
                 assertThat(ChildJvm.number(s, "largest")).as("the largest batch, status " + s).isGreaterThan(1);
-                assertThat(ch.snapshot().attached()).singleElement().satisfies(a -> assertThat(a.acknowledged())
-                        .as("what reached the seat").isEqualTo(frames));
-                publisher.stop();
-                c.command("stop");
-                c.awaitLine("CLOSED", LONG);
+                stop(publisher, c);
             }
         }
     }
@@ -174,19 +183,11 @@ class TwoProcessChannelTest {
                 assertThat(start(c)).isZero();
                 Frames.Publisher publisher = new Frames.Publisher(ch, Frames.MAX_LENGTH);
                 long began = System.nanoTime();
-                publisher.more(DEVICE_FRAMES);
-                Map<String, String> s = c.awaitStatus(m -> ChildJvm.number(m, "acked") == DEVICE_FRAMES, Duration.ofSeconds(120),
-                        "acked=" + DEVICE_FRAMES);
+                allDelivered(ch, c, publisher, DEVICE_FRAMES);
                 double seconds = (System.nanoTime() - began) / 1e9;
                 System.out.printf("%d frames of %d B to a device listener across the process boundary in %.1f s (%.0f frames/s)%n",
                         DEVICE_FRAMES, Frames.MAX_LENGTH, seconds, DEVICE_FRAMES / seconds);
-                assertThat(ChildJvm.number(s, "delivered")).as("status " + s).isEqualTo(DEVICE_FRAMES);
-                assertClean(s);
-                assertThat(ch.snapshot().attached()).singleElement().satisfies(a -> assertThat(a.acknowledged())
-                        .as("what reached the seat").isEqualTo(DEVICE_FRAMES));
-                publisher.stop();
-                c.command("stop");
-                c.awaitLine("CLOSED", LONG);
+                stop(publisher, c);
             }
         }
     }

@@ -54,7 +54,10 @@ public final class UcxTransport implements AutoCloseable {
     /** {@link #open(Map)}; {@code closeTimeout} bounds what {@link #close()} gives each bridge. */
     public static UcxTransport open(Map<String, String> config, Duration closeTimeout) {
         UcxInfo info = UcxEnvironment.requireAvailable();
-        UcpParams params = new UcpParams().requestAmFeature();
+        // each bridge's link thread owns a worker of this one context, so workers of it are made, progressed and destroyed
+        // on several threads at once: UCX then needs the context's own thread safety (mt_workers_shared; UCX's
+        // multi-threaded-context tests set it for exactly this), which is off unless asked for
+        UcpParams params = new UcpParams().requestAmFeature().setMtWorkersShared(true);
         if (!config.containsKey("CM_REUSEADDR")) {
             params.setConfig("CM_REUSEADDR", "y"); // a restarted receiver binds its port again at once
         }

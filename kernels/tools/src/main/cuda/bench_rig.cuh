@@ -208,6 +208,13 @@ struct Rig {
         LAUNCHED();
     }
 
+    // The next frame's pattern and its length in its slot header, in one kernel that does not publish (fp_fill):
+    // the producer side of the rows whose publish neither copies a staged length nor is the kernel's own.
+    void fill_with_length(uint64_t length) {
+        fp_fill<<<grid_for(length), 256, 0, ps>>>(pa_kernel, 1, length);
+        LAUNCHED();
+    }
+
     // fill + commit + publish of frame s: the channel's producer side today.
     void produce_steps(uint64_t s, uint64_t length) {
         fill(s, length);
@@ -251,10 +258,20 @@ struct Rig {
         }
     }
 
-    // The least a stream-write publish can be: one release store of publish_seq after the fill (no stamp, length,
-    // doorbell or mirror: the memop-floor row's consumer waits on the device word and knows the length).
+    // The least a stream-write publish can be: one release store of publish_seq after a fill that wrote the length
+    // (fill_with_length; no stamp, doorbell or mirror: the memop-floor row's consumer waits on the device word and
+    // does not check stamps).
     void publish_one_memop(uint64_t s) {
         DRV(drv.writeValue64(reinterpret_cast<CUstream>(ps), static_cast<CUdeviceptr>(addr(control) + layout::CONTROL_PUBLISH_SEQ),
+                s, CU_STREAM_WRITE_VALUE_DEFAULT));
+    }
+
+    // The least a stream-write publish can be for a consumer armed on a doorbell: publish_seq = s, then frame s's
+    // doorbell, two release stores after a fill that wrote the length (fill_with_length; no stamp, writer_busy or
+    // mirror): the memop-doorbell row, which tells what each write of publish_memops costs.
+    void publish_two_memops(uint64_t s) {
+        publish_one_memop(s);
+        DRV(drv.writeValue64(reinterpret_cast<CUstream>(ps), static_cast<CUdeviceptr>(doorbells_dev + 8 * (s % doorbell_count)),
                 s, CU_STREAM_WRITE_VALUE_DEFAULT));
     }
 

@@ -4,6 +4,9 @@
 //
 //   fp_produce         a producer kernel that writes `count` frames (the pattern) and publishes them at
 //                      its end: the one release-ordered publish of the batch, doorbells included
+//   fp_fill            fp_produce without the publish: the pattern and each frame's length in its header, for the
+//                      rows whose publish is a separate step that does not copy lengths (memop-floor,
+//                      steps-fused-no-staging)
 //   fp_consume         a consumer kernel, pre-armed behind a stream wait: the one acquire read, the copy
 //                      into the local ring fused with the checksum (one pass over the bytes), the ack at
 //                      its end. Finding less published than it was armed for (an early wake or a host
@@ -106,9 +109,10 @@ __device__ void copy_and_fold(const ConsumeArgs& c, uint64_t s, uint64_t local, 
 using namespace seqlink;
 using namespace seqlink::fastpath;
 
-// Frames first..first+count-1 of the channel: the pattern for seed s, `length` bytes each, then the publish.
-// The grid is split over the frames (frame_part), so a batch fills in parallel.
-extern "C" __global__ void __launch_bounds__(256) fp_produce(const PublishArgs a, uint64_t count, uint64_t length) {
+// Frames first..first+count-1 of the channel (first: the next unpublished): the pattern for seed s, `length`
+// bytes each, and each frame's length in its header. The grid is split over the frames (frame_part), so a batch
+// fills in parallel.
+__device__ __forceinline__ void fill_frames(const PublishArgs& a, uint64_t count, uint64_t length) {
     const uint64_t first = device::first_unpublished(a);
     const FramePart fp = frame_part(count);
     for (uint64_t f = fp.first_frame; f < count; f += fp.frame_stride) {
@@ -119,7 +123,17 @@ extern "C" __global__ void __launch_bounds__(256) fp_produce(const PublishArgs a
             device::set_length(a, s, length);
         }
     }
+}
+
+// The frames, then their publish.
+extern "C" __global__ void __launch_bounds__(256) fp_produce(const PublishArgs a, uint64_t count, uint64_t length) {
+    fill_frames(a, count, length);
     device::publish_at_end(a, count);
+}
+
+// The frames without the publish: a separate step publishes them.
+extern "C" __global__ void __launch_bounds__(256) fp_fill(const PublishArgs a, uint64_t count, uint64_t length) {
+    fill_frames(a, count, length);
 }
 
 // Frames from..to (at most MAX_ROUND) into `local` (a ring of the channel's shape) with their checksums

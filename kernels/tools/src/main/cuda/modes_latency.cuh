@@ -30,12 +30,16 @@
 //   steps-fused-memops  steps-fused with the publish step's six writes as cuStreamWriteValue64 calls instead of
 //                    the publish kernel (a PROTOTYPE: Rig::publish_memops)
 //   steps-fused-batch   the same six writes as one cuStreamBatchMemOp (not reachable from JCuda 12.6)
-//   steps-fused-no-staging  steps-fused with the publish kernel's handle without the staging ring (what a length
-//                    passed as the kernel's argument would save: the read of pinned host memory before the stamps)
+//   steps-fused-no-staging  steps-fused with the publish kernel's handle without the staging ring, the fill kernel
+//                    writing the length (what a length passed as the kernel's argument would save: the read of
+//                    pinned host memory before the stamps)
 //   steps-fused-graph-publish  steps-fused with the publish kernel (count 1) launched as a one-node CUDA graph made
 //                    once (cudaGraphLaunch per frame: a cheaper host call than the kernel launch)
-//   memop-floor      the fill kernel, then ONE stream write of publish_seq; the consumer armed on the device word
+//   memop-floor      the fill kernel (writing the length), then ONE stream write of publish_seq; the consumer armed on the device word
 //                    runs floor's one kernel: the least any stream-write publish costs
+//   memop-doorbell   the fill kernel (writing the length), then two stream writes, publish_seq and the frame's doorbell;
+//                    the consumer is steps-fused's, armed on the doorbell: with steps-fused-memops' six writes, what
+//                    each write costs
 //   memcpy-peer      cudaMemcpyPeerAsync of the frame + event record + event synchronise (and its bandwidth)
 #pragma once
 
@@ -322,8 +326,8 @@ inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size)
     }
     {
         Rig r(p, c, o.slots, size, true);
-        fused_doorbell_row(o, p, c, "steps-fused-no-staging", size, r, [&](uint64_t s) {
-            r.fill(s, size);
+        fused_doorbell_row(o, p, c, "steps-fused-no-staging", size, r, [&](uint64_t) {
+            r.fill_with_length(size);
             r.publish_without_staging(1);
         });
     }
@@ -347,6 +351,13 @@ inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size)
         RT(cudaGraphExecDestroy(publish_one));
     }
     {
+        Rig r(p, c, o.slots, size, true);
+        fused_doorbell_row(o, p, c, "memop-doorbell", size, r, [&](uint64_t s) {
+            r.fill_with_length(size);
+            r.publish_two_memops(s);
+        });
+    }
+    {
         Rig r(p, c, o.slots, size);
         latency_row(o, "memop-floor", size, r, [&](uint64_t s) {
             to_consumer();
@@ -354,7 +365,7 @@ inline void memop_publish_latency(const Options& o, int p, int c, uint64_t size)
             r.consume_fused(s, s, size);
         }, [&](uint64_t s) {
             to_producer();
-            r.fill(s, size);
+            r.fill_with_length(size);
             r.publish_one_memop(s);
         }, [&](uint64_t s) { await_at_least(r.cmirror, s, "ack"); }, no_extra());
     }

@@ -87,7 +87,8 @@ if want litmus; then
 fi
 if want junit; then
   step junit "${JUNIT_LIMIT:-200}" "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
-    --disable-banner --details=tree --select-package io.seqlink.gpu --select-class io.seqlink.shared.CudaTwoProcessChannelGpuTest \
+    --disable-banner --details=tree --select-package io.seqlink.gpu --select-class io.seqlink.backend.cuda.WaitsReleasedGpuTest \
+    --select-class io.seqlink.shared.CudaTwoProcessChannelGpuTest \
     --include-tag gpu > "$OUT/junit.log" 2>&1
   step junit-contract 60 "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
     --disable-banner --details=summary --select-class io.seqlink.gpu.KernelLayoutContractTest \

@@ -17,7 +17,8 @@
 # Usage: scripts/gpu/run-on-gpu.sh [quick|full]   (default full)
 #   quick: shorter benchmarks (2000 frames, 0.5 s schemes); full: 20000 frames, 2 s schemes
 #   STEPS=env,launch,cpp,java,junit,sanitize (default: all) selects steps; SANITIZERS="memcheck racecheck
-#   synccheck" (default) the compute-sanitizer tools; JUNIT_LIMIT the suite's time limit in seconds (300).
+#   synccheck" (default) the compute-sanitizer tools; JUNIT_LIMIT the suite's time limit in seconds (300), TEST_LIMIT
+#   each test's (120).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 profile=${1:-full}
@@ -89,8 +90,15 @@ if want java; then
 fi
 if want junit; then
   junit_limit=${JUNIT_LIMIT:-300}
-  run_step junit "$junit_limit" "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
-    --disable-banner --details=tree --select-package io.seqlink.gpu --select-class io.seqlink.shared.CudaTwoProcessChannelGpuTest \
+  # testfeed: a line per test as it ends, so a suite cut short by its limit still shows what passed; each test ends
+  # after TEST_LIMIT (a separate thread: a call stuck in the driver cannot hold the suite); 15 s before the step's
+  # limit the JVM is sent SIGQUIT, so a suite that is stuck anyway leaves its threads' stacks in junit.log
+  run_step junit "$junit_limit" timeout -s QUIT -k 15 $(( junit_limit - 15 )) "$JAVA" "${JOPTS[@]}" -cp "$CP" \
+    org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=testfeed \
+    --config=junit.jupiter.execution.timeout.default="${TEST_LIMIT:-120}s" \
+    --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD \
+    --select-package io.seqlink.gpu --select-class io.seqlink.backend.cuda.WaitsReleasedGpuTest \
+    --select-class io.seqlink.shared.CudaTwoProcessChannelGpuTest \
     --select-class io.seqlink.channel.shared.CudaSharedRingPlaceGpuTest \
     --include-tag gpu > "$OUT/junit.log" 2>&1
   run_step junit-contract 60 "$JAVA" "${JOPTS[@]}" -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
@@ -192,7 +200,7 @@ try:
     counts = re.findall(r"\[\s*(\d+) tests (successful|failed|skipped|aborted)\s*\]", text)
     if counts:
         lines += ["", "JUnit: " + ", ".join(f"{n} {k}" for n, k in counts)]
-    for m in re.findall(r"[✘]\s+(.*)", text)[:20]:
+    for m in (re.findall(r"[✘]\s+(.*)", text) + re.findall(r"^(.* :: (?:FAILED|ABORTED).*)$", text, re.M))[:20]:
         lines.append("  FAILED: " + m.strip())
 except Exception as e:
     lines.append("junit.log: %s" % e)

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import jcuda.driver.CUdevice_P2PAttribute;
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
@@ -197,29 +198,31 @@ final class CudaBackend implements Backend {
         if (!liveMemory.remove(memory)) {
             return;
         }
-        releaseWaits(null);
-        for (CudaDevice d : openDevices()) {
-            try {
-                d.context().synchronize();
-            } catch (DeviceException ex) {
-                log.debug("seqlink cuda: device {} reported {} while memory was freed", d.ordinal(), ex.errorName());
+        withWaitsReleased(null, () -> {
+            for (CudaDevice d : openDevices()) {
+                try {
+                    d.context().synchronize();
+                } catch (DeviceException ex) {
+                    log.debug("seqlink cuda: device {} reported {} while memory was freed", d.ordinal(), ex.errorName());
+                }
             }
-        }
-        memory.free();
+            memory.free();
+            return null;
+        });
     }
 
     /**
-     * Releases the pending host-releasable stream waits ({@link CudaStream#releaseWait()}) of every stream in
-     * {@code context} ({@code null}: every context) before a call that waits for the context's work: a context
-     * synchronisation, or loading a module, which waits for work already queued. A wait nothing releases would
-     * hold that call for ever (the channel's armed rounds: a released round lands empty, so this is always safe).
+     * Runs {@code call}, which waits for the queued work of {@code context} ({@code null}: of every context): a
+     * context synchronisation, or loading a module. The pending host-releasable stream waits of its streams are
+     * released first: a wait nothing releases would hold the call for ever. Any thread.
      */
-    void releaseWaits(@Nullable DeviceContext context) {
+    <T> T withWaitsReleased(@Nullable DeviceContext context, Supplier<T> call) {
         for (CudaStream s : liveStreams) {
             if (context == null || s.context() == context) {
                 s.releaseWait();
             }
         }
+        return call.get();
     }
 
     private synchronized List<CudaDevice> openDevices() {
@@ -240,21 +243,24 @@ final class CudaBackend implements Backend {
             }
             closed = true;
         }
-        releaseWaits(null); // closing a stream synchronises it: a wait nobody released would hold the close for ever
-        for (CudaStream s : new ArrayList<>(liveStreams)) {
-            try {
-                s.close();
-            } catch (RuntimeException ex) {
-                log.debug("seqlink cuda: closing {} failed: {}", s, ex.toString());
+        // closing a stream and synchronising a context wait for queued work
+        withWaitsReleased(null, () -> {
+            for (CudaStream s : new ArrayList<>(liveStreams)) {
+                try {
+                    s.close();
+                } catch (RuntimeException ex) {
+                    log.debug("seqlink cuda: closing {} failed: {}", s, ex.toString());
+                }
             }
-        }
-        for (CudaDevice d : openDevices()) {
-            try {
-                d.context().synchronize();
-            } catch (DeviceException ex) {
-                log.debug("seqlink cuda: device {} reported {} at close", d.ordinal(), ex.errorName());
+            for (CudaDevice d : openDevices()) {
+                try {
+                    d.context().synchronize();
+                } catch (DeviceException ex) {
+                    log.debug("seqlink cuda: device {} reported {} at close", d.ordinal(), ex.errorName());
+                }
             }
-        }
+            return null;
+        });
         for (CudaMemory m : new ArrayList<>(liveMemory)) {
             liveMemory.remove(m);
             try {

@@ -25,8 +25,8 @@ final class CudaKernelCall extends AbstractKernelCall {
             sizes[i] = params[i].bytes();
         }
         // loading a module (and, under lazy loading, a function) waits for the context's queued work
-        stream.backend().releaseWaits(stream.context());
-        this.launch = new KernelLaunch(stream.context(), kernel, stream.context().userFunction(module, kernel), sizes);
+        this.launch = new KernelLaunch(stream.context(), kernel,
+                stream.backend().withWaitsReleased(stream.context(), () -> stream.context().userFunction(module, kernel)), sizes);
         stream.onClose(launch::release);
     }
 

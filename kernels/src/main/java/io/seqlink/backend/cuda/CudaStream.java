@@ -171,7 +171,8 @@ final class CudaStream implements DeviceStream {
 
     /**
      * Releases this stream's last wait on pinned host memory, if any, by raising its word to the awaited value
-     * (never lowering it): the backend's guard before calls that wait for a context's queued work. Any thread;
+     * (never lowering it): the backend's guard around calls that wait for a context's queued work
+     * ({@link CudaBackend#withWaitsReleased}). Any thread;
      * under the stream's monitor, like the enqueues (a wait being enqueued is released whole or not at all).
      */
     synchronized void releaseWait() {

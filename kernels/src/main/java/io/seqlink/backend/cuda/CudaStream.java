@@ -167,6 +167,9 @@ final class CudaStream implements DeviceStream {
         waitWord = memory instanceof CudaMappedBuffer mapped ? mapped : null;
         waitOffset = offset;
         waitValue = value;
+        if (backend.releasesNewWaits()) {
+            releaseWait(); // a call is waiting for queued work, and may have released this stream's waits before this one
+        }
     }
 
     /**

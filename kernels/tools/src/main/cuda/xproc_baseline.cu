@@ -14,8 +14,20 @@
 // The consumer process is fork()ed before the first CUDA call (it never touches CUDA: the shared file is all it
 // reads); the in-process consumer is a thread on a second file of the same layout.
 //
+// --consumer device: the hand-written hand-off to a consumer KERNEL in another process, by CUDA IPC (what a device
+// listener in a consumer process is compared with):
+//   producer  t0; fill kernel into a device buffer (the frame, and its word count in the buffer's header);
+//             cuStreamWriteValue64 of s into the buffer's sequence word (device memory, the stream's barrier before
+//             it); then it spins on the acknowledgement word in the shared file; latency: its own clock when it saw it
+//   consumer  opens the buffer by cudaIpcOpenMemHandle (the handle comes through the shared file) and keeps two rounds
+//             enqueued ahead, each cuStreamWaitValue64(sequence >= s) -> a check kernel reading every word of frame s
+//             (a mismatch adds to the file's `wrong` with a system-scope atomic) -> cuStreamWriteValue64 of s into the
+//             acknowledgement word (the file, registered in its context); the host only tops the rounds up
+// The in-process twin is a thread of the producer's process with a stream of its own on the same buffer (one context).
+// Two processes' contexts on one GPU take turns on it (time-slicing, unless MPS runs): the cross-process row pays that.
+//
 // Usage: seqlink-xproc-baseline [--sizes 64,16384,1048576] [--frames 20000] [--warmup 1000] [--dir /dev/shm]
-//                               [--json FILE] [--device 0]
+//                               [--json FILE] [--device 0] [--consumer host|device]
 // Prints a table (us) on stdout; --json writes rows {"path","bytes","n","p50_us","p99_us","p999_us","max_us","wrong"}
 // (the field names of CrossProcessLatencyBench's JSON). Exit status: 0 when every frame checked, 1 when a frame was
 // wrong or a consumer stopped answering, 2 on usage or CUDA errors.
@@ -58,6 +70,8 @@ struct Control {
     alignas(128) uint64_t bytes;     // the frame size of the current row (producer writes before its first frame)
     alignas(128) uint64_t wrong;     // frames whose first or last word was not the pattern's
     alignas(128) uint64_t stop;      // 1: the consumer returns
+    alignas(128) uint64_t ipc_ready; // --consumer device: 1 once `ipc` holds the producer's buffer
+    alignas(128) cudaIpcMemHandle_t ipc;
 };
 static_assert(sizeof(Control) <= HEADER_BYTES, "control words fit the header");
 
@@ -133,6 +147,86 @@ void consume(Shared sh) {
     }
 }
 
+// ---- --consumer device: the producer's device buffer (sequence word, word count, then the frame) ----
+constexpr uint64_t BUF_SEQ = 0;            // word index: the published sequence (the consumer's stream waits on it)
+constexpr uint64_t BUF_WORDS = 16;         // word index: frame s's length in words (the fill kernel writes it)
+constexpr uint64_t BUF_FRAME_BYTES = 256;  // the frame's offset in the buffer
+
+__global__ void fill_counted(uint64_t* buf, uint64_t words, uint64_t s) {
+    uint64_t* frame = buf + BUF_FRAME_BYTES / 8;
+    for (uint64_t k = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; k < words; k += uint64_t(gridDim.x) * blockDim.x) {
+        frame[k] = pattern(s, k);
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) buf[BUF_WORDS] = words;
+}
+
+// Every word of frame s against the pattern; mismatches into *wrong (host-mapped; any count above 0 fails the run).
+__global__ void check_frame(const uint64_t* buf, uint64_t s, unsigned long long* wrong) {
+    const volatile uint64_t* vbuf = buf;
+    const uint64_t words = vbuf[BUF_WORDS];
+    const uint64_t* frame = buf + BUF_FRAME_BYTES / 8;
+    unsigned long long bad = 0;
+    for (uint64_t k = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; k < words; k += uint64_t(gridDim.x) * blockDim.x) {
+        bad += frame[k] != pattern(s, k);
+    }
+    if (bad) atomicAdd_system(wrong, bad);
+}
+
+using WaitValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+using WriteValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+
+void* driver_entry(const char* symbol) {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &q) != cudaSuccess || q != cudaDriverEntryPointSuccess) {
+        return nullptr;
+    }
+    return p;
+}
+
+// The consumer kernel's side: `total` frames in order, two rounds enqueued ahead. `buf`: the producer's buffer (the
+// pointer itself in process, null for the IPC handle in the file); sh: the file holding the acknowledgement.
+void consume_on_device(Shared sh, int device, uint64_t* buf, uint64_t total) {
+    Control* c = sh.ctl();
+    RT(cudaSetDevice(device));
+    int sms = 0;
+    RT(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (buf == nullptr) {
+        while (!load_acquire(&c->ipc_ready)) {
+        }
+        void* opened = nullptr;
+        RT(cudaIpcOpenMemHandle(&opened, c->ipc, cudaIpcMemLazyEnablePeerAccess));
+        buf = static_cast<uint64_t*>(opened);
+        RT(cudaHostRegister(sh.base, sh.length, cudaHostRegisterPortable | cudaHostRegisterMapped));
+    }
+    auto wait64 = reinterpret_cast<WaitValue64>(driver_entry("cuStreamWaitValue64"));
+    auto write64 = reinterpret_cast<WriteValue64>(driver_entry("cuStreamWriteValue64"));
+    if (!wait64 || !write64) die("--consumer device needs 64-bit stream memory operations (cuStreamWaitValue64)");
+    void* ack_dev = nullptr;
+    void* wrong_dev = nullptr;
+    RT(cudaHostGetDevicePointer(&ack_dev, &c->ack, 0));
+    RT(cudaHostGetDevicePointer(&wrong_dev, &c->wrong, 0));
+    cudaStream_t st{};
+    RT(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    const uint64_t max_words = load_acquire(&c->bytes) / 8;  // the largest frame: the producer sets it before forking work
+    const int grid = int(std::max<uint64_t>(1, std::min<uint64_t>((max_words + 255) / 256, uint64_t(sms) * 8)));
+    for (uint64_t s = 1; s <= total; s++) {
+        while (s > 2 && load_acquire(&c->ack) < s - 2) {  // two rounds ahead at most
+            if (load_acquire(&c->stop)) break;
+        }
+        if (load_acquire(&c->stop)) break;
+        CUresult e = wait64(reinterpret_cast<CUstream>(st), CUdeviceptr(buf + BUF_SEQ), s, CU_STREAM_WAIT_VALUE_GEQ);
+        if (e != CUDA_SUCCESS) die("cuStreamWaitValue64 failed: %d", int(e));
+        check_frame<<<grid, 256, 0, st>>>(buf, s, static_cast<unsigned long long*>(wrong_dev));
+        RT(cudaGetLastError());
+        e = write64(reinterpret_cast<CUstream>(st), CUdeviceptr(ack_dev), s, CU_STREAM_WRITE_VALUE_DEFAULT);
+        if (e != CUDA_SUCCESS) die("cuStreamWriteValue64 failed: %d", int(e));
+    }
+    while (!load_acquire(&c->stop)) {
+    }
+    RT(cudaStreamSynchronize(st));
+}
+
 struct Row {
     std::string path;
     uint64_t bytes = 0, n = 0, wrong = 0;
@@ -145,8 +239,6 @@ double pct(const std::vector<uint64_t>& sorted, double q) {
     size_t i = size_t(q * double(sorted.size() - 1) + 0.5);
     return double(sorted[std::min(i, sorted.size() - 1)]) / 1e3;
 }
-
-using WriteValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 
 // The producer's side of one row: device buffer, stream, the registered shared file.
 struct Producer {
@@ -163,15 +255,7 @@ struct Producer {
         // Driver entry points through the runtime (no libcuda at link time), as seqlink-cycle-bench fetches them.
         using DeviceGet = CUresult (*)(CUdevice*, int);
         using DeviceGetAttribute = CUresult (*)(int*, CUdevice_attribute, CUdevice);
-        auto entry = [](const char* symbol) -> void* {
-            void* p = nullptr;
-            cudaDriverEntryPointQueryResult q{};
-            if (cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &q) != cudaSuccess
-                    || q != cudaDriverEntryPointSuccess) {
-                return nullptr;
-            }
-            return p;
-        };
+        auto entry = driver_entry;
         auto deviceGet = reinterpret_cast<DeviceGet>(entry("cuDeviceGet"));
         auto deviceGetAttribute = reinterpret_cast<DeviceGetAttribute>(entry("cuDeviceGetAttribute"));
         CUdevice dev{};
@@ -180,6 +264,52 @@ struct Producer {
                 && deviceGetAttribute(&memops, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev) == CUDA_SUCCESS && memops) {
             write64 = reinterpret_cast<WriteValue64>(entry("cuStreamWriteValue64"));
         }
+    }
+
+    // One row of the device hand-off: fill_counted, then the sequence word; the acknowledgement timed here.
+    Row run_device(const char* path, Shared sh, uint64_t* buf, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
+        Control* c = sh.ctl();
+        const uint64_t words = bytes / 8;
+        const int grid = int(std::max<uint64_t>(1, std::min<uint64_t>((words + 255) / 256, uint64_t(sms) * 8)));
+        const uint64_t wrong0 = load_acquire(&c->wrong);
+        std::vector<uint64_t> lat;
+        lat.reserve(frames);
+        Row r;
+        r.path = path;
+        r.bytes = bytes;
+        for (uint64_t i = 0; i < warmup + frames; i++) {
+            const uint64_t s = ++seq;
+            const uint64_t t0 = now_ns();
+            fill_counted<<<grid, 256, 0, st>>>(buf, words, s);
+            RT(cudaGetLastError());
+            CUresult e = write64(st, CUdeviceptr(buf + BUF_SEQ), s, CU_STREAM_WRITE_VALUE_DEFAULT);
+            if (e != CUDA_SUCCESS) die("cuStreamWriteValue64 failed: %d", int(e));
+            uint64_t spins = 0;
+            while (load_acquire(&c->ack) < s) {
+                if ((++spins & 0xFFFF) == 0 && now_ns() - t0 > SPIN_TIMEOUT_NS) {
+                    std::fprintf(stderr, "seqlink-xproc-baseline: %s %llu B: frame %llu not acknowledged in 10 s\n", path,
+                                 (unsigned long long)bytes, (unsigned long long)s);
+                    r.stalled = true;
+                    break;
+                }
+            }
+            if (r.stalled) break;
+            const uint64_t t1 = now_ns();
+            if (i >= warmup) lat.push_back(t1 - t0);
+        }
+        RT(cudaStreamSynchronize(st));
+        finish(r, lat, load_acquire(&c->wrong) - wrong0);
+        return r;
+    }
+
+    static void finish(Row& r, std::vector<uint64_t>& lat, uint64_t wrong) {
+        std::sort(lat.begin(), lat.end());
+        r.n = lat.size();
+        r.wrong = wrong;
+        r.p50 = pct(lat, 0.50);
+        r.p99 = pct(lat, 0.99);
+        r.p999 = pct(lat, 0.999);
+        r.max = lat.empty() ? 0 : double(lat.back()) / 1e3;
     }
 
     Row run(const char* path, Shared sh, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
@@ -222,13 +352,7 @@ struct Producer {
             if (i >= warmup) lat.push_back(t1 > t0 ? t1 - t0 : 0);
         }
         RT(cudaStreamSynchronize(st));
-        std::sort(lat.begin(), lat.end());
-        r.n = lat.size();
-        r.wrong = load_acquire(&c->wrong) - wrong0;
-        r.p50 = pct(lat, 0.50);
-        r.p99 = pct(lat, 0.99);
-        r.p999 = pct(lat, 0.999);
-        r.max = lat.empty() ? 0 : double(lat.back()) / 1e3;
+        finish(r, lat, load_acquire(&c->wrong) - wrong0);
         return r;
     }
 };
@@ -259,6 +383,7 @@ int main(int argc, char** argv) {
     std::string dir = "/dev/shm";
     const char* json = nullptr;
     int device = 0;
+    bool device_consumer = false;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (i + 1 >= argc) die("%s needs a value", a.c_str());
@@ -269,6 +394,10 @@ int main(int argc, char** argv) {
         else if (a == "--dir") dir = v;
         else if (a == "--json") json = v;
         else if (a == "--device") device = std::atoi(v);
+        else if (a == "--consumer") {
+            if (std::strcmp(v, "host") && std::strcmp(v, "device")) die("--consumer takes host or device, not %s", v);
+            device_consumer = std::strcmp(v, "device") == 0;
+        }
         else die("unknown argument %s (see the usage in xproc_baseline.cu)", a.c_str());
     }
     if (frames == 0) die("--frames must be at least 1");
@@ -277,6 +406,11 @@ int main(int argc, char** argv) {
     // Both files are mapped and the consumer process forked before the first CUDA call.
     Shared cross = map_shared(dir, "cross", max_bytes);
     Shared local = map_shared(dir, "local", max_bytes);
+    auto warmup_for = [&](uint64_t bytes) { return bytes > 65536 ? std::min<uint64_t>(warmup, 200) : warmup; };
+    uint64_t total = 0;  // a consumer kernel's frames: every row's warm-up and frames
+    for (uint64_t bytes : sizes) total += warmup_for(bytes) + frames;
+    store_release(&cross.ctl()->bytes, max_bytes);  // the device consumer sizes its grid by the largest frame
+    store_release(&local.ctl()->bytes, max_bytes);
     const pid_t parent = getpid();
     pid_t child = fork();
     if (child < 0) die("fork: %s", std::strerror(errno));
@@ -284,14 +418,30 @@ int main(int argc, char** argv) {
         // The producer's end (a CUDA error, a timeout's kill) ends the consumer too: it never spins orphaned.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(3);
-        consume(cross);
+        if (device_consumer) {
+            consume_on_device(cross, device, nullptr, total);
+        } else {
+            consume(cross);
+        }
         _exit(0);
     }
 
     Producer prod(device, max_bytes);
+    if (device_consumer && !prod.write64) die("--consumer device needs 64-bit stream memory operations");
     RT(cudaHostRegister(cross.base, cross.length, cudaHostRegisterPortable | cudaHostRegisterMapped));
     RT(cudaHostRegister(local.base, local.length, cudaHostRegisterPortable | cudaHostRegisterMapped));
-    std::thread consumer_thread(consume, local);
+    uint64_t* buf_cross = nullptr;  // --consumer device: the frame buffers, the cross-process one exported by IPC
+    uint64_t* buf_local = nullptr;
+    if (device_consumer) {
+        RT(cudaMalloc(&buf_cross, BUF_FRAME_BYTES + max_bytes));
+        RT(cudaMalloc(&buf_local, BUF_FRAME_BYTES + max_bytes));
+        RT(cudaMemset(buf_cross, 0, BUF_FRAME_BYTES + max_bytes));
+        RT(cudaMemset(buf_local, 0, BUF_FRAME_BYTES + max_bytes));
+        RT(cudaIpcGetMemHandle(&cross.ctl()->ipc, buf_cross));
+        store_release(&cross.ctl()->ipc_ready, 1);
+    }
+    std::thread consumer_thread = device_consumer ? std::thread(consume_on_device, local, device, buf_local, total)
+                                                  : std::thread(consume, local);
 
     cudaDeviceProp prop{};
     RT(cudaGetDeviceProperties(&prop, device));
@@ -299,13 +449,24 @@ int main(int argc, char** argv) {
     uint64_t seq_local = 0, seq_cross = 0;
     bool failed = false;
     for (uint64_t bytes : sizes) {
-        const uint64_t w = bytes > 65536 ? std::min<uint64_t>(warmup, 200) : warmup;
-        rows.push_back(prod.run("in-process", local, bytes, frames, w, seq_local));
-        rows.push_back(prod.run("cross-process", cross, bytes, frames, w, seq_cross));
+        const uint64_t w = warmup_for(bytes);
+        if (device_consumer) {
+            rows.push_back(prod.run_device("in-process", local, buf_local, bytes, frames, w, seq_local));
+            rows.push_back(prod.run_device("cross-process", cross, buf_cross, bytes, frames, w, seq_cross));
+        } else {
+            rows.push_back(prod.run("in-process", local, bytes, frames, w, seq_local));
+            rows.push_back(prod.run("cross-process", cross, bytes, frames, w, seq_cross));
+        }
         for (size_t k = rows.size() - 2; k < rows.size(); k++) failed |= rows[k].stalled || rows[k].wrong != 0;
         if (failed) break;
     }
 
+    if (device_consumer) {
+        // rounds still enqueued for frames that will not come (a row failed) pass on a sequence above every frame
+        const uint64_t release = ~0ull;
+        RT(cudaMemcpy(buf_cross + BUF_SEQ, &release, 8, cudaMemcpyHostToDevice));
+        RT(cudaMemcpy(buf_local + BUF_SEQ, &release, 8, cudaMemcpyHostToDevice));
+    }
     store_release(&cross.ctl()->stop, 1);
     store_release(&local.ctl()->stop, 1);
     consumer_thread.join();
@@ -316,10 +477,21 @@ int main(int argc, char** argv) {
     }
     cudaHostUnregister(cross.base);
     cudaHostUnregister(local.base);
+    if (device_consumer) {
+        cudaFree(buf_cross);
+        cudaFree(buf_local);
+    }
 
-    std::printf("\nhand-written hand-off: fill + D2H copy into a shared /dev/shm file + %s, host consumer, %s, "
-                "%llu frames each (us)\n",
-                prod.write64 ? "cuStreamWriteValue64" : "write_value kernel", prop.name, (unsigned long long)frames);
+    if (device_consumer) {
+        std::printf("\nhand-written hand-off: fill + cuStreamWriteValue64 of the sequence (device memory), consumer kernel "
+                    "behind cuStreamWaitValue64 (another process: cudaIpcOpenMemHandle), acknowledgement by a stream write "
+                    "into a shared /dev/shm file, %s, %llu frames each (us, the producer's cycle)\n",
+                    prop.name, (unsigned long long)frames);
+    } else {
+        std::printf("\nhand-written hand-off: fill + D2H copy into a shared /dev/shm file + %s, host consumer, %s, "
+                    "%llu frames each (us)\n",
+                    prod.write64 ? "cuStreamWriteValue64" : "write_value kernel", prop.name, (unsigned long long)frames);
+    }
     std::printf("%-14s %9s %9s %9s %9s %9s %7s\n", "path", "bytes", "p50", "p99", "p99.9", "max", "wrong");
     for (const Row& r : rows) {
         std::printf("%-14s %9llu %9.2f %9.2f %9.2f %9.2f %7llu%s\n", r.path.c_str(), (unsigned long long)r.bytes, r.p50, r.p99,
@@ -333,9 +505,10 @@ int main(int argc, char** argv) {
     if (json) {
         FILE* f = std::fopen(json, "w");
         if (!f) die("cannot write %s: %s", json, std::strerror(errno));
-        std::fprintf(f, "{\"tool\":\"seqlink-xproc-baseline\",\"device\":\"%s\",\"flag_write\":\"%s\",\"frames\":%llu,\"ok\":%s,\"rows\":[",
-                     prop.name, prod.write64 ? "cuStreamWriteValue64" : "write_value kernel", (unsigned long long)frames,
-                     failed ? "false" : "true");
+        std::fprintf(f, "{\"tool\":\"seqlink-xproc-baseline\",\"device\":\"%s\",\"consumer\":\"%s\",\"flag_write\":\"%s\","
+                        "\"frames\":%llu,\"ok\":%s,\"rows\":[",
+                     prop.name, device_consumer ? "device" : "host", prod.write64 ? "cuStreamWriteValue64" : "write_value kernel",
+                     (unsigned long long)frames, failed ? "false" : "true");
         for (size_t k = 0; k < rows.size(); k++) {
             const Row& r = rows[k];
             std::fprintf(f, "%s{\"path\":\"%s\",\"bytes\":%llu,\"n\":%llu,\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f,"

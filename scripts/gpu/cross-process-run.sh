@@ -13,6 +13,11 @@
 #             hand-off alone; not in the default steps; its files go into logs.tar.gz)
 #   throughput  the same, --fill device --gap-us 0: frames back to back, GB/s in and across processes (not in the default
 #             steps; its files go into logs.tar.gz)
+#   device    a device listener: CrossProcessLatencyBench --listener device (claim, fill kernel, publish -> the
+#             listener's kernel checking every byte -> the acknowledgement the producer sees, in and across processes)
+#             beside seqlink-xproc-baseline --consumer device (the hand-written CUDA IPC hand-off to a consumer kernel
+#             in another process, and its in-process twin), 64 B, 16 KiB, 1 MiB (DEVICE_FRAMES, 5000; not in the
+#             default steps; limit 200 s; device-latency.json and device-baseline.json go into logs.tar.gz)
 #   baseline  seqlink-xproc-baseline: the hand-written hand-off (fill, D2H copy into a shared /dev/shm file,
 #             cuStreamWriteValue64 of a landing word, a host consumer process checking and acknowledging), in another
 #             process and in the producer's, the same sizes (limit 90 s); with latency, a ratio line per size
@@ -114,6 +119,15 @@ if want throughput; then
   step throughput 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
     --fill device --frames "$frames" --gap-us 0 --sizes "$sizes" --json "$work/throughput.json" > "$work/throughput.txt" 2>&1
 fi
+if want device; then
+  step device-latency 130 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+    --listener device --frames "${DEVICE_FRAMES:-5000}" --gap-us "${GAP_US:-200}" --sizes "$sizes" \
+    --json "$work/device-latency.json" > "$work/device-latency.txt" 2>&1
+  if [ -x "$BASELINE" ]; then
+    step device-baseline 70 "$BASELINE" --consumer device --frames "${DEVICE_FRAMES:-5000}" --sizes "$sizes" \
+      --json "$work/device-baseline.json" > "$work/device-baseline.txt" 2>&1
+  fi
+fi
 if want baseline; then
   if [ -x "$BASELINE" ]; then
     step baseline 90 "$BASELINE" --frames "$frames" --sizes "$sizes" --json "$OUT/baseline.json" > "$work/baseline.txt" 2>&1
@@ -197,6 +211,21 @@ if L or B:
     print("  x-proc ratio: the channel's cross-process p50 over the hand-written cross-process p50 (target <= 1.1x)")
     if base is not None:
         print(f"  hand-written: {base.get('device')}, landing word by {base.get('flag_write')}, ok={base.get('ok')}")
+DL, DB = rows(load("device-latency.json", work)), rows(load("device-baseline.json", work))
+if DL or DB:
+    print("\nframe -> device listener's kernel -> acknowledgement seen by the producer, p50 / p99 us (wrong frames)")
+    print(f"{'bytes':>8} {'channel in-proc':>20} {'channel x-proc':>20} {'IPC hand-off in':>20} {'IPC hand-off x':>20} {'x-proc ratio':>13}")
+    for b in sorted({k[1] for k in list(DL) + list(DB)}):
+        def cell(d, path):
+            r = d.get((path, b))
+            return f"{r['p50_us']:.2f} / {r['p99_us']:.2f} ({r['wrong']})" if r else "-"
+        ratio = "-"
+        lx, bx = DL.get(("cross-process", b)), DB.get(("cross-process", b))
+        if lx and bx and bx["p50_us"] > 0:
+            ratio = f"{lx['p50_us'] / bx['p50_us']:.2f}x"
+        print(f"{b:>8} {cell(DL, 'in-process'):>20} {cell(DL, 'cross-process'):>20} {cell(DB, 'in-process'):>20} "
+              f"{cell(DB, 'cross-process'):>20} {ratio:>13}")
+    print("  x-proc ratio: the channel's cross-process p50 over the hand-written IPC hand-off's (target <= 1.1x)")
 hand_off = load("latency-host.json", work)
 if hand_off is not None:
     print("\nthe channel's hand-off alone (--fill host: two words written by the host, timed from the publish), p50 / p99 us")

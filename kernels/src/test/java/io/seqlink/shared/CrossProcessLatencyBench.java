@@ -30,17 +30,19 @@ import java.util.concurrent.TimeUnit;
  * time and the sequence), then commit and publish; the clock starts before the claim. {@code --fill host} writes only
  * the two words from the host and times from the publish: the channel's hand-off alone. With {@code --gap-us 0} the
  * frames go back to back and the rows' GB/s (the samples' bytes over the time from the first one's start to the last
- * one's call) is the path's throughput; with a gap it is only the pacing.
+ * one's call) is the path's throughput; with a gap it is only the pacing. {@code --listener device} times a device
+ * listener instead ({@link DeviceListenerCycles}: to the acknowledgement the producer sees; {@code --fill} does not
+ * apply).
  *
  * <pre>
  *   java -cp ... io.seqlink.shared.CrossProcessLatencyBench [--backend cuda|emulated] [--frames N] [--gap-us G]
- *        [--sizes 64,16384] [--fill device|host] [--dir D] [--json FILE]
+ *        [--sizes 64,16384] [--fill device|host] [--listener host|device] [--dir D] [--json FILE]
  * </pre>
  */
 public final class CrossProcessLatencyBench {
 
     /** One path at one size: latency percentiles, and the samples' window (their rate when sent back to back). */
-    private record Row(String path, int bytes, long[] p, int n, long wrong, long windowNanos) {
+    record Row(String path, int bytes, long[] p, int n, long wrong, long windowNanos) {
         double gbPerS() {
             return windowNanos <= 0 ? 0 : (double) n * bytes / windowNanos;
         }
@@ -57,6 +59,7 @@ public final class CrossProcessLatencyBench {
         Path dir = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir"));
         Path json = null;
         boolean deviceFill = true;
+        boolean deviceListener = false;
         for (int i = 0; i < args.length; i += 2) {
             switch (args[i]) {
                 case "--backend" -> backend = args[i + 1];
@@ -70,6 +73,11 @@ public final class CrossProcessLatencyBench {
                     case "host" -> false;
                     default -> throw new IllegalArgumentException("--fill takes device or host, not " + args[i + 1]);
                 };
+                case "--listener" -> deviceListener = switch (args[i + 1]) {
+                    case "device" -> true;
+                    case "host" -> false;
+                    default -> throw new IllegalArgumentException("--listener takes host or device, not " + args[i + 1]);
+                };
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -81,15 +89,21 @@ public final class CrossProcessLatencyBench {
         List<Row> rows = new ArrayList<>();
         try (SeqlinkRuntime rt = SharedPeer.runtime(backend, SharedPeer.spinning())) {
             for (int bytes : sizes) {
-                rows.add(inProcess(rt, bytes, frames, gapNanos, deviceFill));
-                rows.add(crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos, deviceFill));
+                if (deviceListener) {
+                    rows.add(DeviceListenerCycles.inProcess(rt, bytes, frames, gapNanos));
+                    rows.add(DeviceListenerCycles.crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos));
+                } else {
+                    rows.add(inProcess(rt, bytes, frames, gapNanos, deviceFill));
+                    rows.add(crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos, deviceFill));
+                }
             }
         }
         SharedPeer.deleteTree(share);
         String fill = deviceFill ? "device" : "host";
-        print(backend, fill, frames, gapNanos, rows);
+        String listener = deviceListener ? "device" : "host";
+        print(backend, fill, listener, frames, gapNanos, rows);
         if (json != null) {
-            Files.writeString(json, json(backend, fill, frames, gapNanos, rows));
+            Files.writeString(json, json(backend, fill, listener, frames, gapNanos, rows));
         }
         System.exit(0);
     }
@@ -166,9 +180,11 @@ public final class CrossProcessLatencyBench {
         }
     }
 
-    private static void print(String backend, String fill, int frames, long gapNanos, List<Row> rows) {
-        System.out.printf(Locale.ROOT, "%nframe %s -> host listener call, %s backend, %d frames each, %d us apart (us)%n",
-                fill.equals("device") ? "claim + fill kernel + publish" : "publish", backend, frames, gapNanos / 1000);
+    private static void print(String backend, String fill, String listener, int frames, long gapNanos, List<Row> rows) {
+        String what = listener.equals("device") ? "claim + fill kernel + publish -> device listener's kernel -> acknowledgement seen"
+                : (fill.equals("device") ? "claim + fill kernel + publish" : "publish") + " -> host listener call";
+        System.out.printf(Locale.ROOT, "%nframe %s, %s backend, %d frames each, %d us apart (us)%n", what, backend, frames,
+                gapNanos / 1000);
         System.out.printf(Locale.ROOT, "%-14s %9s %9s %9s %9s %9s %7s %9s%n", "path", "bytes", "p50", "p99", "p99.9", "max",
                 "wrong", "GB/s");
         for (Row r : rows) {
@@ -177,9 +193,9 @@ public final class CrossProcessLatencyBench {
         }
     }
 
-    private static String json(String backend, String fill, int frames, long gapNanos, List<Row> rows) {
+    private static String json(String backend, String fill, String listener, int frames, long gapNanos, List<Row> rows) {
         StringBuilder s = new StringBuilder("{\"bench\":\"cross-process-latency\",\"backend\":\"" + backend + "\",\"fill\":\""
-                + fill + "\",\"frames\":"
+                + fill + "\",\"listener\":\"" + listener + "\",\"frames\":"
                 + frames + ",\"gap_us\":" + gapNanos / 1000 + ",\"rows\":[");
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);

@@ -63,9 +63,14 @@ final class LatencySink implements FrameHandler {
 
     /** p50, p99, p99.9 and max in nanoseconds of the samples so far; call once {@link #count()} stopped moving. */
     long[] percentiles() {
-        long[] s = Arrays.copyOf(nanos, count);
-        Arrays.sort(s);
-        return new long[] {at(s, 0.50), at(s, 0.99), at(s, 0.999), s.length == 0 ? 0 : s[s.length - 1]};
+        return percentilesOf(Arrays.copyOf(nanos, count));
+    }
+
+    /** p50, p99, p99.9 and max of {@code samples} (sorted in place). */
+    static long[] percentilesOf(long[] samples) {
+        Arrays.sort(samples);
+        return new long[] {at(samples, 0.50), at(samples, 0.99), at(samples, 0.999),
+            samples.length == 0 ? 0 : samples[samples.length - 1]};
     }
 
     private static long at(long[] sorted, double q) {

@@ -36,6 +36,8 @@ import java.time.Duration;
  *                                                    consumer's device, for sequences up to CAPACITY
  *   latency DIR CHANNEL SECRET_FILE FRAMES           attaches (device loops spinning), prints ATTACHED, then
  *                                                    LATENCY n= p50= p99= p999= max= wrong= (ns) after FRAMES frames
+ *   latency-device DIR CHANNEL SECRET_FILE CAPACITY LENGTH  consume-device with frames of LENGTH bytes, device loops
+ *                                                    spinning (the latency bench's device-listener rows)
  * </pre>
  *
  * Both print a STATUS line every 50 ms and end on "stop" (printing CLOSED) or at the end of stdin. The system property
@@ -79,13 +81,15 @@ public final class SharedPeer {
         String channel = args[2];
         SharedSecret secret = SharedSecret.fromFile(Path.of(args[3]), "secret file");
         String backend = System.getProperty(BACKEND, EMULATED);
-        try (SeqlinkRuntime rt = args[0].equals("latency") ? runtime(backend, spinning()) : runtime(backend)) {
+        try (SeqlinkRuntime rt = args[0].startsWith("latency") ? runtime(backend, spinning()) : runtime(backend)) {
             if (args[0].equals("latency")) {
                 latency(rt, dir, channel, secret, Integer.parseInt(args[4]));
             } else if (args[0].equals("produce")) {
                 produce(rt, dir, channel, secret, Duration.ofMillis(Long.parseLong(args[4])), Integer.parseInt(args[5]));
             } else if (args[0].equals("consume-device")) {
-                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]));
+                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]), Frames.MAX_LENGTH);
+            } else if (args[0].equals("latency-device")) {
+                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]), Integer.parseInt(args[5]));
             } else if (args[0].equals("consume-batches")) {
                 consume(rt, dir, channel, secret, Integer.parseInt(args[4]));
             } else {
@@ -153,16 +157,16 @@ public final class SharedPeer {
     }
 
     /**
-     * A consumer process whose listener is a device listener: {@link ArmedChecksumListener}'s kernel takes each frame on
-     * the consumer's device (from the region it mapped) and counts it with its checksum in a host-mapped buffer. The
-     * status line counts, over the frames from the start to what the port acknowledged (which the kernels' counts cover:
-     * they precede the acknowledgement on the stream, and the port's acknowledged position is read after it), those
-     * delivered, lost (never taken), taken more than once or out of order, and corrupt.
+     * A consumer process whose listener is a device listener: {@link ArmedChecksumListener}'s kernel takes each frame (of
+     * {@code length} bytes) on the consumer's device (from the region it mapped) and counts it with its checksum in a
+     * host-mapped buffer. The status line counts, over the frames from the start to what the port acknowledged (which
+     * the kernels' counts cover: they precede the acknowledgement on the stream, and the port's acknowledged position is
+     * read after it), those delivered, lost (never taken), taken more than once or out of order, and corrupt.
      */
-    private static void consumeOnDevice(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int capacity)
+    private static void consumeOnDevice(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int capacity, int length)
             throws Exception {
         AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
-        ArmedChecksumListener listener = new ArmedChecksumListener(in.consumer().stream(), capacity, Frames.MAX_LENGTH);
+        ArmedChecksumListener listener = new ArmedChecksumListener(in.consumer().stream(), capacity, length);
         in.consumer().subscribeDevice(listener);
         rt.start();
         System.out.println("ATTACHED start=" + in.startsAfter() + " epoch=" + in.epoch() + " seat=" + in.seat());

@@ -1,0 +1,122 @@
+package io.seqlink.shared;
+
+import io.seqlink.SeqlinkRuntime;
+import io.seqlink.backend.PatternKernels;
+import io.seqlink.channel.AttachedConsumer;
+import io.seqlink.channel.ChannelShare;
+import io.seqlink.channel.ChannelSpec;
+import io.seqlink.channel.PublishChannel;
+import io.seqlink.gpu.TestKernels;
+import io.seqlink.security.SharedSecret;
+import io.seqlink.testing.ArmedChecksumListener;
+import io.seqlink.testing.ChildJvm;
+import io.seqlink.testing.FrameChecker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * {@link CrossProcessLatencyBench}'s device-listener rows ({@code --listener device}): a frame's cycle from the
+ * producer's claim to its acknowledgement as the producer sees it, the consumer a device listener
+ * ({@link ArmedChecksumListener}: a kernel on the consumer's device that checks every byte of the frame) in the
+ * producer's process or in another one. What the hand-written IPC hand-off ({@code seqlink-xproc-baseline --consumer
+ * device}) times: the fill kernel, the hand-off, the consumer's kernel, the acknowledgement back. The producer reads an
+ * attached consumer's acknowledgement from {@link PublishChannel#attachedConsumers()}, a copy per look (allocation in
+ * the wait, not in the channel). Every frame is checked after the run, outside the timed loop: taken once, in order,
+ * intact.
+ */
+final class DeviceListenerCycles {
+
+    private DeviceListenerCycles() {
+    }
+
+    static CrossProcessLatencyBench.Row inProcess(SeqlinkRuntime rt, int bytes, int frames, long gapNanos) {
+        int total = LatencySink.WARMUP + frames;
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder("cycle-in-" + bytes).producer(0).consumers(0).slots(64)
+                .slotBytes(bytes).build());
+        ArmedChecksumListener listener = new ArmedChecksumListener(ch.consumer(0).stream(), total, bytes);
+        ch.consumer(0).subscribeDevice(listener);
+        rt.start();
+        long[] samples = cycles(ch, bytes, total, gapNanos, () -> ch.consumer(0).acknowledged());
+        long wrong = listener.outOfOrder();
+        for (long s = 1; s <= total; s++) {
+            wrong += listener.deliveries(s) == 1 && listener.intact(s) ? 0 : 1;
+        }
+        ch.close();
+        return row("in-process", bytes, samples, wrong);
+    }
+
+    static CrossProcessLatencyBench.Row crossProcess(SeqlinkRuntime rt, String backend, Path dir, Path secretFile,
+            SharedSecret secret, int bytes, int frames, long gapNanos) throws Exception {
+        int total = LatencySink.WARMUP + frames;
+        String name = "cycle-x-" + bytes;
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(64).slotBytes(bytes)
+                .share(ChannelShare.of(dir, secret)).build());
+        rt.start();
+        try (ChildJvm c = ChildJvm.start("cycle-consumer-" + bytes, Path.of("target", "child-jvms"), Map.of(),
+                List.of("-D" + SharedPeer.BACKEND + "=" + backend), SharedPeer.class, "latency-device", dir.toString(), name,
+                secretFile.toString(), Integer.toString(total), Integer.toString(bytes))) {
+            c.awaitLine("ATTACHED", Duration.ofSeconds(60));
+            long[] samples = cycles(ch, bytes, total, gapNanos, () -> {
+                List<AttachedConsumer> attached = ch.attachedConsumers();
+                return attached.isEmpty() ? 0 : attached.get(0).acknowledged();
+            });
+            String status = c.awaitLineContaining("acked=" + total + " ", Duration.ofSeconds(60));
+            c.command("stop");
+            long wrong = (total - number(status, "delivered")) + number(status, "gaps") + number(status, "corrupt")
+                    + number(status, "outOfOrder");
+            ch.close();
+            return row("cross-process", bytes, samples, wrong);
+        }
+    }
+
+    /**
+     * Frames 1..total one at a time, {@code gapNanos} apart: claim, the pattern kernel fills the whole frame (the seed
+     * the listener checks), commit, publish, then a spin until {@code acknowledged} reaches it. Returns the cycles of
+     * the frames after the warm-up, in nanoseconds.
+     */
+    private static long[] cycles(PublishChannel ch, int bytes, int total, long gapNanos, LongSupplier acknowledged) {
+        PatternKernels fill = PatternKernels.on(ch.producerStream(), TestKernels.MODULE);
+        long[] samples = new long[total - LatencySink.WARMUP];
+        long next = System.nanoTime();
+        for (int i = 0; i < total; i++) {
+            while (System.nanoTime() < next) {
+                Thread.onSpinWait();
+            }
+            long start = System.nanoTime();
+            long seq = ch.claim(10, TimeUnit.SECONDS);
+            if (seq <= 0) {
+                throw new IllegalStateException("claim returned " + seq + " on " + ch.name() + " (" + ch.state() + ")");
+            }
+            fill.fill(ch.ring(), ch.payloadOffset(seq), bytes, FrameChecker.seedOf(seq));
+            ch.commitDevice(bytes);
+            ch.publish();
+            long deadline = start + TimeUnit.SECONDS.toNanos(10);
+            while (acknowledged.getAsLong() < seq) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("frame " + seq + " of " + ch.name() + " not acknowledged in 10 s ("
+                            + ch.snapshot() + ")");
+                }
+                Thread.onSpinWait();
+            }
+            long end = System.nanoTime();
+            if (i >= LatencySink.WARMUP) {
+                samples[i - LatencySink.WARMUP] = end - start;
+            }
+            next = end + gapNanos;
+        }
+        return samples;
+    }
+
+    /** No GB/s: one frame is in flight at a time, and the gap paces them. */
+    private static CrossProcessLatencyBench.Row row(String path, int bytes, long[] samples, long wrong) {
+        return new CrossProcessLatencyBench.Row(path, bytes, LatencySink.percentilesOf(samples), samples.length, wrong, 0);
+    }
+
+    private static long number(String line, String key) {
+        return Long.parseLong(ChildJvm.field(line, key));
+    }
+}

@@ -191,13 +191,9 @@ if os.path.exists(junit):
 lat, base = load("latency.json"), load("baseline.json")
 def rows(doc):
     return {(r["path"], r["bytes"]): r for r in (doc or {}).get("rows", [])}
-L, B = rows(lat), rows(base)
-if L or B:
-    fill = (lat or {}).get("fill", "host")
-    print("\nframe -> host consumer, p50 / p99 us (wrong frames); the channel's frames "
-          + ("claimed, filled by a kernel and published, as the hand-written ones are filled and copied" if fill == "device"
-             else "written by the host and timed from the publish (not the hand-written hand-off's work)"))
-    print(f"{'bytes':>8} {'channel in-proc':>20} {'channel x-proc':>20} {'hand-written in':>20} {'hand-written x':>20} {'x-proc ratio':>13}")
+def table(L, B, hand_written):
+    """The channel's rows (L) beside the hand-written ones (B), p50 / p99 us (wrong frames), and the cross-process ratio."""
+    print(f"{'bytes':>8} {'channel in-proc':>20} {'channel x-proc':>20} {hand_written + ' in':>20} {hand_written + ' x':>20} {'x-proc ratio':>13}")
     for b in sorted({k[1] for k in list(L) + list(B)}):
         def cell(d, path):
             r = d.get((path, b))
@@ -208,24 +204,20 @@ if L or B:
             ratio = f"{lx['p50_us'] / bx['p50_us']:.2f}x"
         print(f"{b:>8} {cell(L, 'in-process'):>20} {cell(L, 'cross-process'):>20} {cell(B, 'in-process'):>20} "
               f"{cell(B, 'cross-process'):>20} {ratio:>13}")
-    print("  x-proc ratio: the channel's cross-process p50 over the hand-written cross-process p50 (target <= 1.1x)")
+    print(f"  x-proc ratio: the channel's cross-process p50 over the {hand_written}'s cross-process p50 (target <= 1.1x)")
+L, B = rows(lat), rows(base)
+if L or B:
+    fill = (lat or {}).get("fill", "host")
+    print("\nframe -> host consumer, p50 / p99 us (wrong frames); the channel's frames "
+          + ("claimed, filled by a kernel and published, as the hand-written ones are filled and copied" if fill == "device"
+             else "written by the host and timed from the publish (not the hand-written hand-off's work)"))
+    table(L, B, "hand-written")
     if base is not None:
         print(f"  hand-written: {base.get('device')}, landing word by {base.get('flag_write')}, ok={base.get('ok')}")
 DL, DB = rows(load("device-latency.json", work)), rows(load("device-baseline.json", work))
 if DL or DB:
     print("\nframe -> device listener's kernel -> acknowledgement seen by the producer, p50 / p99 us (wrong frames)")
-    print(f"{'bytes':>8} {'channel in-proc':>20} {'channel x-proc':>20} {'IPC hand-off in':>20} {'IPC hand-off x':>20} {'x-proc ratio':>13}")
-    for b in sorted({k[1] for k in list(DL) + list(DB)}):
-        def cell(d, path):
-            r = d.get((path, b))
-            return f"{r['p50_us']:.2f} / {r['p99_us']:.2f} ({r['wrong']})" if r else "-"
-        ratio = "-"
-        lx, bx = DL.get(("cross-process", b)), DB.get(("cross-process", b))
-        if lx and bx and bx["p50_us"] > 0:
-            ratio = f"{lx['p50_us'] / bx['p50_us']:.2f}x"
-        print(f"{b:>8} {cell(DL, 'in-process'):>20} {cell(DL, 'cross-process'):>20} {cell(DB, 'in-process'):>20} "
-              f"{cell(DB, 'cross-process'):>20} {ratio:>13}")
-    print("  x-proc ratio: the channel's cross-process p50 over the hand-written IPC hand-off's (target <= 1.1x)")
+    table(DL, DB, "IPC hand-off")
 hand_off = load("latency-host.json", work)
 if hand_off is not None:
     print("\nthe channel's hand-off alone (--fill host: two words written by the host, timed from the publish), p50 / p99 us")

@@ -266,11 +266,11 @@ struct Producer {
         }
     }
 
-    // One row of the device hand-off: fill_counted, then the sequence word; the acknowledgement timed here.
-    Row run_device(const char* path, Shared sh, uint64_t* buf, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
-        Control* c = sh.ctl();
-        const uint64_t words = bytes / 8;
-        const int grid = int(std::max<uint64_t>(1, std::min<uint64_t>((words + 255) / 256, uint64_t(sms) * 8)));
+    // One row: frames one at a time, each enqueued by hand_off(s) from its start t0, then awaited until the consumer
+    // acknowledged it; time(t0) is its sample (taken after the acknowledgement).
+    template <typename HandOff, typename Time>
+    Row timed(const char* path, Control* c, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq, HandOff hand_off,
+            Time time) {
         const uint64_t wrong0 = load_acquire(&c->wrong);
         std::vector<uint64_t> lat;
         lat.reserve(frames);
@@ -280,10 +280,7 @@ struct Producer {
         for (uint64_t i = 0; i < warmup + frames; i++) {
             const uint64_t s = ++seq;
             const uint64_t t0 = now_ns();
-            fill_counted<<<grid, 256, 0, st>>>(buf, words, s);
-            RT(cudaGetLastError());
-            CUresult e = write64(st, CUdeviceptr(buf + BUF_SEQ), s, CU_STREAM_WRITE_VALUE_DEFAULT);
-            if (e != CUDA_SUCCESS) die("cuStreamWriteValue64 failed: %d", int(e));
+            hand_off(s);
             uint64_t spins = 0;
             while (load_acquire(&c->ack) < s) {
                 if ((++spins & 0xFFFF) == 0 && now_ns() - t0 > SPIN_TIMEOUT_NS) {
@@ -294,40 +291,33 @@ struct Producer {
                 }
             }
             if (r.stalled) break;
-            const uint64_t t1 = now_ns();
-            if (i >= warmup) lat.push_back(t1 - t0);
+            const uint64_t t = time(t0);
+            if (i >= warmup) lat.push_back(t);
         }
         RT(cudaStreamSynchronize(st));
-        finish(r, lat, load_acquire(&c->wrong) - wrong0);
-        return r;
-    }
-
-    static void finish(Row& r, std::vector<uint64_t>& lat, uint64_t wrong) {
         std::sort(lat.begin(), lat.end());
         r.n = lat.size();
-        r.wrong = wrong;
+        r.wrong = load_acquire(&c->wrong) - wrong0;
         r.p50 = pct(lat, 0.50);
         r.p99 = pct(lat, 0.99);
         r.p999 = pct(lat, 0.999);
         r.max = lat.empty() ? 0 : double(lat.back()) / 1e3;
+        return r;
     }
 
+    int grid_for(uint64_t words) const {
+        return int(std::max<uint64_t>(1, std::min<uint64_t>((words + 255) / 256, uint64_t(sms) * 8)));
+    }
+
+    // The host consumer's hand-off: fill, the copy into the file, the landing word; timed to the consumer's check.
     Row run(const char* path, Shared sh, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
         Control* c = sh.ctl();
         void* landing_dev = nullptr;
         RT(cudaHostGetDevicePointer(&landing_dev, &c->landing, 0));
         store_release(&c->bytes, bytes);
         const uint64_t words = bytes / 8;
-        const int grid = int(std::max<uint64_t>(1, std::min<uint64_t>((words + 255) / 256, uint64_t(sms) * 8)));
-        const uint64_t wrong0 = load_acquire(&c->wrong);
-        std::vector<uint64_t> lat;
-        lat.reserve(frames);
-        Row r;
-        r.path = path;
-        r.bytes = bytes;
-        for (uint64_t i = 0; i < warmup + frames; i++) {
-            const uint64_t s = ++seq;
-            const uint64_t t0 = now_ns();
+        const int grid = grid_for(words);
+        return timed(path, c, bytes, frames, warmup, seq, [&](uint64_t s) {
             fill<<<grid, 256, 0, st>>>(dev, words, s);
             RT(cudaGetLastError());
             RT(cudaMemcpyAsync(sh.frame(), dev, bytes, cudaMemcpyDeviceToHost, st));
@@ -338,22 +328,22 @@ struct Producer {
                 write_value<<<1, 1, 0, st>>>(static_cast<volatile uint64_t*>(landing_dev), s);
                 RT(cudaGetLastError());
             }
-            uint64_t spins = 0;
-            while (load_acquire(&c->ack) != s) {
-                if ((++spins & 0xFFFF) == 0 && now_ns() - t0 > SPIN_TIMEOUT_NS) {
-                    std::fprintf(stderr, "seqlink-xproc-baseline: %s %llu B: frame %llu not acknowledged in 10 s\n", path,
-                                 (unsigned long long)bytes, (unsigned long long)s);
-                    r.stalled = true;
-                    break;
-                }
-            }
-            if (r.stalled) break;
+        }, [&](uint64_t t0) {
             const uint64_t t1 = __atomic_load_n(&c->ack_ns, __ATOMIC_RELAXED);
-            if (i >= warmup) lat.push_back(t1 > t0 ? t1 - t0 : 0);
-        }
-        RT(cudaStreamSynchronize(st));
-        finish(r, lat, load_acquire(&c->wrong) - wrong0);
-        return r;
+            return t1 > t0 ? t1 - t0 : 0;
+        });
+    }
+
+    // The device consumer's hand-off: fill_counted, then the sequence word; timed to the acknowledgement seen here.
+    Row run_device(const char* path, Shared sh, uint64_t* buf, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
+        const uint64_t words = bytes / 8;
+        const int grid = grid_for(words);
+        return timed(path, sh.ctl(), bytes, frames, warmup, seq, [&](uint64_t s) {
+            fill_counted<<<grid, 256, 0, st>>>(buf, words, s);
+            RT(cudaGetLastError());
+            CUresult e = write64(st, CUdeviceptr(buf + BUF_SEQ), s, CU_STREAM_WRITE_VALUE_DEFAULT);
+            if (e != CUDA_SUCCESS) die("cuStreamWriteValue64 failed: %d", int(e));
+        }, [](uint64_t t0) { return now_ns() - t0; });
     }
 };
 

@@ -157,14 +157,9 @@ public final class CrossProcessLatencyBench {
         PatternKernels fill = deviceFill ? PatternKernels.on(ch.producerStream(), TestKernels.MODULE) : null;
         long next = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            while (System.nanoTime() < next) {
-                Thread.onSpinWait();
-            }
+            spinUntil(next);
             long start = System.nanoTime();
-            long seq = ch.claim(10, TimeUnit.SECONDS);
-            if (seq <= 0) {
-                throw new IllegalStateException("claim returned " + seq + " on " + ch.name() + " (" + ch.state() + ")");
-            }
+            long seq = claim(ch);
             ByteBuffer b = ch.buffer();
             b.putLong(bytes - 8, seq);
             if (fill != null) {
@@ -178,6 +173,22 @@ public final class CrossProcessLatencyBench {
             ch.publish();
             next = System.nanoTime() + gapNanos;
         }
+    }
+
+    /** Spins until {@code System.nanoTime()} reaches {@code time} (the next frame's turn). */
+    static void spinUntil(long time) {
+        while (System.nanoTime() < time) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The next frame's sequence; a claim that fails within 10 s ends the run. */
+    static long claim(PublishChannel ch) {
+        long seq = ch.claim(10, TimeUnit.SECONDS);
+        if (seq <= 0) {
+            throw new IllegalStateException("claim returned " + seq + " on " + ch.name() + " (" + ch.state() + ")");
+        }
+        return seq;
     }
 
     private static void print(String backend, String fill, String listener, int frames, long gapNanos, List<Row> rows) {

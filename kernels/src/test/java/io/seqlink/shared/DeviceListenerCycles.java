@@ -83,14 +83,9 @@ final class DeviceListenerCycles {
         long[] samples = new long[total - LatencySink.WARMUP];
         long next = System.nanoTime();
         for (int i = 0; i < total; i++) {
-            while (System.nanoTime() < next) {
-                Thread.onSpinWait();
-            }
+            CrossProcessLatencyBench.spinUntil(next);
             long start = System.nanoTime();
-            long seq = ch.claim(10, TimeUnit.SECONDS);
-            if (seq <= 0) {
-                throw new IllegalStateException("claim returned " + seq + " on " + ch.name() + " (" + ch.state() + ")");
-            }
+            long seq = CrossProcessLatencyBench.claim(ch);
             fill.fill(ch.ring(), ch.payloadOffset(seq), bytes, FrameChecker.seedOf(seq));
             ch.commitDevice(bytes);
             ch.publish();

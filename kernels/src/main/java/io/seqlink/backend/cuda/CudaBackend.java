@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import jcuda.driver.CUdevice_P2PAttribute;
 import jcuda.driver.CUresult;
@@ -44,8 +43,7 @@ final class CudaBackend implements Backend {
     private final Set<CudaStream> liveStreams = ConcurrentHashMap.newKeySet();
     private final Set<Long> peerEnabled = ConcurrentHashMap.newKeySet();
     private final SharedRegistrations sharedRegistrations = new SharedRegistrations();
-    /** Calls under way that wait for queued work ({@link #withWaitsReleased}); while any is, new waits are released. */
-    private final AtomicInteger callsAwaitingQueuedWork = new AtomicInteger();
+    private final HostWaitRelease hostWaitRelease = new HostWaitRelease();
     private volatile boolean closed;
 
     CudaBackend(int deviceCount) {
@@ -215,33 +213,19 @@ final class CudaBackend implements Backend {
     }
 
     /**
-     * Runs {@code call}, which waits for the queued work of {@code context} ({@code null}: of every context): a
-     * context synchronisation, or loading a module, which waits for work already queued. A host-releasable stream
-     * wait ({@link CudaStream#waitValueAtLeast} on pinned host memory) that nothing releases would hold such a call
-     * for ever, and the thread that would end the wait (a producer's publish) may be the one in the call. So every
-     * pending one is released first ({@link CudaStream#releaseWait()}), and one enqueued while the call runs is
-     * released as it is enqueued ({@link #releasesNewWaits()}): for each stream, either its release here takes the
-     * stream's monitor after the wait was recorded under it and releases it, or the enqueue takes the monitor after
-     * this release and so sees the count raised before it. A released wait is always safe: the channel's armed round
-     * behind it lands empty. Any thread.
+     * Runs {@code call}, which waits for the queued work of {@code context} ({@code null}: of every context): a context
+     * synchronisation, or loading a module. The streams' waits on pinned host memory are released first, and one
+     * recorded while the call runs as it is recorded ({@link HostWaitRelease}), so none holds the call. Any thread.
      */
     <T> T withWaitsReleased(@Nullable DeviceContext context, Supplier<T> call) {
-        callsAwaitingQueuedWork.incrementAndGet();
-        try {
-            for (CudaStream s : liveStreams) {
-                if (context == null || s.context() == context) {
-                    s.releaseWait();
-                }
-            }
-            return call.get();
-        } finally {
-            callsAwaitingQueuedWork.decrementAndGet();
-        }
+        // a view, walked once the call is counted: a stream opened after the walk began records its wait after that
+        return hostWaitRelease.around(() -> liveStreams.stream().filter(s -> context == null || s.context() == context)
+                .map(CudaStream::pendingWait).iterator(), call);
     }
 
-    /** Whether a call waiting for queued work runs ({@link #withWaitsReleased}): a wait enqueued now is released at once. */
-    boolean releasesNewWaits() {
-        return callsAwaitingQueuedWork.get() > 0;
+    /** Where this backend's streams record their waits on pinned host memory. */
+    HostWaitRelease hostWaitRelease() {
+        return hostWaitRelease;
     }
 
     private synchronized List<CudaDevice> openDevices() {

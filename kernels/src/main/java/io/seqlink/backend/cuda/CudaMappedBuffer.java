@@ -16,7 +16,7 @@ import jcuda.driver.JCudaDriver;
  * ({@link SharedRegistrations}). Devices address it at {@link #address()}; the host reads and writes its words through
  * a direct buffer with {@link VarHandle} acquire/release, exactly like the emulated backend's mirrors.
  */
-final class CudaMappedBuffer extends CudaMemory implements MappedBuffer {
+final class CudaMappedBuffer extends CudaMemory implements MappedBuffer, HostWaitRelease.Word {
 
     private static final VarHandle WORDS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final int FLAGS = JCudaDriver.CU_MEMHOSTALLOC_PORTABLE | JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP;

@@ -43,17 +43,14 @@ final class CudaStream implements DeviceStream {
     private @Nullable KernelLaunch writeValueKernel;
     private volatile boolean closed;
     /** The last wait on pinned host memory, which the host can release by raising the word ({@link #releaseWait}). */
-    private @Nullable CudaMappedBuffer waitWord;
-    private long waitOffset;
-    private long waitValue;
-    /** Waits {@link #releaseWait} raised the word of (written under the monitor, read from any thread). */
-    private volatile long waitsReleased;
+    private final HostWaitRelease.Pending pendingWait;
 
     CudaStream(CudaBackend backend, CudaDevice device, String name) {
         this.backend = backend;
         this.device = device;
         this.context = device.context();
         this.name = name;
+        this.pendingWait = backend.hostWaitRelease().pending();
         context.bind();
         Cu.check(JCudaDriver.cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate",
                 context.ordinal(), "stream '" + name + "'");
@@ -164,30 +161,25 @@ final class CudaStream implements DeviceStream {
             throw Cu.error(r, "cuStreamWaitValue64", context.ordinal(), "stream '" + name + "'");
         }
         // only a wait that was enqueued, and only the last one: a wait on device memory leaves none to release
-        waitWord = memory instanceof CudaMappedBuffer mapped ? mapped : null;
-        waitOffset = offset;
-        waitValue = value;
-        if (backend.releasesNewWaits()) {
-            releaseWait(); // a call is waiting for queued work, and may have released this stream's waits before this one
-        }
+        pendingWait.record(memory instanceof CudaMappedBuffer mapped ? mapped : null, offset, value);
     }
 
     /**
-     * Releases this stream's last wait on pinned host memory, if any, by raising its word to the awaited value
-     * (never lowering it): the backend's guard around calls that wait for a context's queued work
-     * ({@link CudaBackend#withWaitsReleased}). Any thread;
-     * under the stream's monitor, like the enqueues (a wait being enqueued is released whole or not at all).
+     * This stream's last wait on pinned host memory ({@link HostWaitRelease}), which the backend releases around calls
+     * that wait for a context's queued work ({@link CudaBackend#withWaitsReleased}).
      */
-    synchronized void releaseWait() {
-        if (waitWord != null && waitWord.raiseTo(waitOffset, waitValue) < waitValue) {
-            waitsReleased++; // the word was below: this raise released a wait (a passed one costs nothing)
-        }
-        waitWord = null; // released or passed: never raised again, so no record outlives its buffer
+    HostWaitRelease.Pending pendingWait() {
+        return pendingWait;
+    }
+
+    /** Releases this stream's last wait on pinned host memory, if any ({@link HostWaitRelease.Pending#release}). Any thread. */
+    void releaseWait() {
+        pendingWait.release();
     }
 
     @Override
     public long waitsReleasedByBackend() {
-        return waitsReleased;
+        return pendingWait.released();
     }
 
     @Override

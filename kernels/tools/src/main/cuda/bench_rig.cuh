@@ -177,6 +177,8 @@ struct Rig {
 
     uint64_t offset(uint64_t s) const { return ((s - 1) % slots) * stride; }
     uint64_t payload(uint64_t s) const { return addr(ring) + offset(s) + layout::SLOT_HEADER_BYTES; }
+    // Frame s's doorbell (device memory): what its publish raises and what a round armed for it waits on.
+    uint64_t doorbell_word(uint64_t s) const { return doorbells_dev + 8 * (s % doorbell_count); }
     int grid_for(uint64_t bytes) const { return blocks_for(bytes, 256 * 32, 8 * sms); }
     // The consume step's grid as the Java binding sizes it (CudaConsumeKernel, KernelArgs.CONSUME_BYTES_PER_BLOCK):
     // one block up to 32 KiB, above that a block per 8 KiB, at most two per SM.
@@ -237,7 +239,7 @@ struct Rig {
             {header + layout::SLOT_LENGTH, length},
             {addr(control) + layout::CONTROL_PUBLISH_SEQ, s},
             {addr(control) + layout::CONTROL_WRITER_BUSY, s + pa.max_batch},
-            {doorbells_dev + 8 * (s % doorbell_count), s},
+            {doorbell_word(s), s},
             {mirror_dev + layout::CONTROL_PUBLISH_SEQ, s},
         };
         if (batched) {
@@ -271,7 +273,7 @@ struct Rig {
     // mirror): the memop-doorbell row, which tells what each write of publish_memops costs.
     void publish_two_memops(uint64_t s) {
         publish_one_memop(s);
-        DRV(drv.writeValue64(reinterpret_cast<CUstream>(ps), static_cast<CUdeviceptr>(doorbells_dev + 8 * (s % doorbell_count)),
+        DRV(drv.writeValue64(reinterpret_cast<CUstream>(ps), static_cast<CUdeviceptr>(doorbell_word(s)),
                 s, CU_STREAM_WRITE_VALUE_DEFAULT));
     }
 
@@ -358,7 +360,7 @@ struct Rig {
     // Pre-arm: later work on the consumer stream starts once the word is >= s (the front end waits, no SM).
     void arm_device(uint64_t s) { wait(addr(control) + layout::CONTROL_PUBLISH_SEQ, s); }
     void arm_mirror(uint64_t s) { wait(mirror_dev + layout::CONTROL_PUBLISH_SEQ, s); }
-    void arm_doorbell(uint64_t s) { wait(doorbells_dev + 8 * (s % doorbell_count), s); }
+    void arm_doorbell(uint64_t s) { wait(doorbell_word(s), s); }
 
     void wait(uint64_t word, uint64_t s) {
         DRV(drv.waitValue64(reinterpret_cast<CUstream>(cs), static_cast<CUdeviceptr>(word), s, CU_STREAM_WAIT_VALUE_GEQ));

@@ -242,7 +242,7 @@ inline void channel_latency(const Options& o, int p, int c, uint64_t size) {
             cudaGraph_t graph;
             RT(cudaStreamBeginCapture(r.cs, cudaStreamCaptureModeThreadLocal));
             CUresult w = drv.waitValue64(reinterpret_cast<CUstream>(r.cs),
-                    static_cast<CUdeviceptr>(r.doorbells_dev + 8 * (s % r.doorbell_count)), s, CU_STREAM_WAIT_VALUE_GEQ);
+                    static_cast<CUdeviceptr>(r.doorbell_word(s)), s, CU_STREAM_WAIT_VALUE_GEQ);
             r.consume_steps(s, s, size, s, AckStep::kernel);  // an armed round's ack: a kernel, as steps-armed's
             cudaError_t e = cudaStreamEndCapture(r.cs, &graph);
             if (w != CUDA_SUCCESS || e != cudaSuccess) {

@@ -172,6 +172,11 @@ __global__ void check_frame(const uint64_t* buf, uint64_t s, unsigned long long*
     if (bad) atomicAdd_system(wrong, bad);
 }
 
+// The fill's and the check's grid for a frame of `words`: a thread per word, at most 8 blocks of 256 per SM.
+int grid_for(uint64_t words, int sms) {
+    return int(std::max<uint64_t>(1, std::min<uint64_t>((words + 255) / 256, uint64_t(sms) * 8)));
+}
+
 using WaitValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 using WriteValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 
@@ -209,7 +214,7 @@ void consume_on_device(Shared sh, int device, uint64_t* buf, uint64_t total) {
     cudaStream_t st{};
     RT(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     const uint64_t max_words = load_acquire(&c->bytes) / 8;  // the largest frame: the producer sets it before forking work
-    const int grid = int(std::max<uint64_t>(1, std::min<uint64_t>((max_words + 255) / 256, uint64_t(sms) * 8)));
+    const int grid = grid_for(max_words, sms);
     for (uint64_t s = 1; s <= total; s++) {
         while (s > 2 && load_acquire(&c->ack) < s - 2) {  // two rounds ahead at most
             if (load_acquire(&c->stop)) break;
@@ -305,10 +310,6 @@ struct Producer {
         return r;
     }
 
-    int grid_for(uint64_t words) const {
-        return int(std::max<uint64_t>(1, std::min<uint64_t>((words + 255) / 256, uint64_t(sms) * 8)));
-    }
-
     // The host consumer's hand-off: fill, the copy into the file, the landing word; timed to the consumer's check.
     Row run(const char* path, Shared sh, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
         Control* c = sh.ctl();
@@ -316,7 +317,7 @@ struct Producer {
         RT(cudaHostGetDevicePointer(&landing_dev, &c->landing, 0));
         store_release(&c->bytes, bytes);
         const uint64_t words = bytes / 8;
-        const int grid = grid_for(words);
+        const int grid = grid_for(words, sms);
         return timed(path, c, bytes, frames, warmup, seq, [&](uint64_t s) {
             fill<<<grid, 256, 0, st>>>(dev, words, s);
             RT(cudaGetLastError());
@@ -337,7 +338,7 @@ struct Producer {
     // The device consumer's hand-off: fill_counted, then the sequence word; timed to the acknowledgement seen here.
     Row run_device(const char* path, Shared sh, uint64_t* buf, uint64_t bytes, uint64_t frames, uint64_t warmup, uint64_t& seq) {
         const uint64_t words = bytes / 8;
-        const int grid = grid_for(words);
+        const int grid = grid_for(words, sms);
         return timed(path, sh.ctl(), bytes, frames, warmup, seq, [&](uint64_t s) {
             fill_counted<<<grid, 256, 0, st>>>(buf, words, s);
             RT(cudaGetLastError());

@@ -42,7 +42,7 @@ final class CudaStream implements DeviceStream {
     /** Made on the first write without 64-bit stream memory operations. */
     private @Nullable KernelLaunch writeValueKernel;
     private volatile boolean closed;
-    /** The last wait on pinned host memory, which the host can release by raising the word ({@link #releaseWait}). */
+    /** The last wait on pinned host memory, which the host can release by raising the word ({@link HostWaitRelease}). */
     private final HostWaitRelease.Pending pendingWait;
 
     CudaStream(CudaBackend backend, CudaDevice device, String name) {
@@ -172,11 +172,6 @@ final class CudaStream implements DeviceStream {
         return pendingWait;
     }
 
-    /** Releases this stream's last wait on pinned host memory, if any ({@link HostWaitRelease.Pending#release}). Any thread. */
-    void releaseWait() {
-        pendingWait.release();
-    }
-
     @Override
     public long waitsReleasedByBackend() {
         return pendingWait.released();
@@ -239,7 +234,7 @@ final class CudaStream implements DeviceStream {
             toRelease = new ArrayList<>(releases);
             releases.clear();
         }
-        releaseWait(); // a pending wait would hold the synchronisation below forever
+        pendingWait.release(); // a pending wait would hold the synchronisation below forever
         try {
             context.bind();
             JCudaDriver.cuStreamSynchronize(stream); // its error, if any, was reported where it happened

@@ -17,6 +17,21 @@ package io.seqlink.backend;
  */
 public interface PublishKernel {
 
-    /** Enqueues the publish of the next {@code count} frames ({@code 1 <= count <= max_batch}). */
+    /**
+     * Enqueues the publish of the next {@code count} frames ({@code 1 <= count <= max_batch}), numbered on the device
+     * from {@code publish_seq}: for a caller that cannot number them (users' kernels that publish at their end may have
+     * run in between). Any thread; publishes are ordered as their enqueues are.
+     */
     void enqueue(int count);
+
+    /**
+     * Enqueues the same publish of frames {@code first .. first + count - 1} for a caller that numbers them (a channel's
+     * sequencer, which enqueues every publish of its stream), so the backend may write the publish's words from the
+     * host's side of the stream instead of reading {@code publish_seq} on the device (the CUDA backend issues a publish
+     * of a few frames as one batch of stream writes). {@code first} must be the first sequence no publish enqueued
+     * earlier on the stream covers, users' kernels that publish at their end included: a wrong one publishes the wrong
+     * frames on the CUDA backend, and fails the stream on the emulated one, which checks it against the device word.
+     * Any thread; publishes are ordered as their enqueues are.
+     */
+    void enqueue(long first, int count);
 }

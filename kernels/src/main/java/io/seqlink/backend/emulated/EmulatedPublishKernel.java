@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, EmulatedStream.Task {
 
+    /** A publish the device numbers ({@link #enqueue(int)}); sequences start at 1. */
+    private static final long UNNUMBERED = 0;
+
     private final EmulatedStream stream;
     private final EmulatedDevice device;
     private final EmulatedMemory control;
@@ -80,15 +83,26 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
 
     @Override
     public void enqueue(int count) {
+        enqueue(UNNUMBERED, count);
+    }
+
+    /** The CUDA backend's numbered publish, checked: the stream fails when {@code first} is not the device's next. */
+    @Override
+    public void enqueue(long first, int count) {
         if (count < 1 || count > maxBatch) {
             throw new IllegalArgumentException("count must be between 1 and maxBatch " + maxBatch + ", was " + count);
         }
-        stream.enqueue(this, null, null, null, count, 0, 0, 0, 0, 0);
+        stream.enqueue(this, null, null, null, count, first, 0, 0, 0, 0);
     }
 
     @Override
     public void run(EmulatedStream.Command c) {
         device.beforeLaunch("seqlink_publish");
+        if (c.b != UNNUMBERED && c.b != firstUnpublished()) {
+            throw new IllegalStateException("seqlink_publish: the caller numbered this publish from " + c.b + ", but the "
+                    + "first unpublished sequence is " + firstUnpublished() + " (PublishKernel.enqueue(first, count): "
+                    + "first must count every publish enqueued earlier on the stream, users' kernels' included)");
+        }
         publish((int) c.a, "seqlink_publish", lengths);
     }
 

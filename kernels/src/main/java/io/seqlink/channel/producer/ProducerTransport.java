@@ -117,7 +117,7 @@ public final class ProducerTransport {
         PublishKernel kernel = stream.bindPublish(new PublishBinding(Objects.requireNonNull(control, "a ring in device memory has "
                 + "a control block"), ring, geometry, mirror, maxBatch, pushTargets, copiedFrom, doorbells));
         stream.synchronize();
-        this.publishStep = (first, count) -> kernel.enqueue(count); // the kernel numbers the frames from its own word
+        this.publishStep = kernel::enqueue; // numbered: the sequencer enqueues every publish of this stream
     }
 
     /**

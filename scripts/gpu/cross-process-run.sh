@@ -16,8 +16,10 @@
 #   device    a device listener: CrossProcessLatencyBench --listener device (claim, fill kernel, publish -> the
 #             listener's kernel checking every byte -> the acknowledgement the producer sees, in and across processes)
 #             beside seqlink-xproc-baseline --consumer device (the hand-written CUDA IPC hand-off to a consumer kernel
-#             in another process, and its in-process twin), 64 B, 16 KiB, 1 MiB (DEVICE_FRAMES, 5000; not in the
-#             default steps; limit 200 s; device-latency.json and device-baseline.json go into logs.tar.gz)
+#             in another process, and its in-process twin), at DEVICE_SIZES (the sizes) with DEVICE_FRAMES (5000) a
+#             row; not in the default steps; limits DEVICE_LIMIT (130 s) and DEVICE_BASELINE_LIMIT (70 s); on one GPU a
+#             cross-process frame takes about a millisecond at 16 KiB and tens at 1 MiB (two time-sliced contexts), so
+#             keep 1 MiB out of a short call; device-latency.json and device-baseline.json go into logs.tar.gz)
 #   baseline  seqlink-xproc-baseline: the hand-written hand-off (fill, D2H copy into a shared /dev/shm file,
 #             cuStreamWriteValue64 of a landing word, a host consumer process checking and acknowledging), in another
 #             process and in the producer's, the same sizes (limit 90 s); with latency, a ratio line per size
@@ -120,11 +122,11 @@ if want throughput; then
     --fill device --frames "$frames" --gap-us 0 --sizes "$sizes" --json "$work/throughput.json" > "$work/throughput.txt" 2>&1
 fi
 if want device; then
-  step device-latency 130 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
-    --listener device --frames "${DEVICE_FRAMES:-5000}" --gap-us "${GAP_US:-200}" --sizes "$sizes" \
+  step device-latency "${DEVICE_LIMIT:-130}" "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+    --listener device --frames "${DEVICE_FRAMES:-5000}" --gap-us "${GAP_US:-200}" --sizes "${DEVICE_SIZES:-$sizes}" \
     --json "$work/device-latency.json" > "$work/device-latency.txt" 2>&1
   if [ -x "$BASELINE" ]; then
-    step device-baseline 70 "$BASELINE" --consumer device --frames "${DEVICE_FRAMES:-5000}" --sizes "$sizes" \
+    step device-baseline "${DEVICE_BASELINE_LIMIT:-70}" "$BASELINE" --consumer device --frames "${DEVICE_FRAMES:-5000}" --sizes "${DEVICE_SIZES:-$sizes}" \
       --json "$work/device-baseline.json" > "$work/device-baseline.txt" 2>&1
   fi
 fi

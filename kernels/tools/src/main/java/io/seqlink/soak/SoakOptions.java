@@ -19,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param slots            ring slots
  * @param slotBytes        largest payload; each frame's length varies from 1 to this
  * @param delivery         lossless or latest
+ * @param hostRing         lossless: the consumers named as host listeners as the channel opens, so its ring is in host
+ *                         memory (the host ring's publish); false: none named, the ring in device memory (the publish
+ *                         step's, a batch of stream writes on CUDA) and each consumer's stream stages its frames
  * @param stallProbability chance per frame that a listener stalls, and per chaos tick that a consumer is paused
  * @param streamMode       emulated streams: inline or threaded
  * @param maxRate          most frames per second the producer publishes (0: as fast as the channel lets it)
@@ -27,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * @param json             where to write the JSON report, or {@code null}
  */
 public record SoakOptions(BackendSelection backend, Duration duration, long frames, int consumers, int slots, int slotBytes,
-        Delivery delivery, double stallProbability, StreamMode streamMode, long maxRate, long seed, @Nullable Duration sampleInterval,
+        Delivery delivery, boolean hostRing, double stallProbability, StreamMode streamMode, long maxRate, long seed, @Nullable Duration sampleInterval,
         @Nullable Path json) {
 
     public static final String USAGE = """
@@ -39,6 +42,9 @@ public record SoakOptions(BackendSelection backend, Duration duration, long fram
               --slots N                      ring slots (default 64)
               --slot-bytes N                 largest frame; lengths vary 1..N (default 256)
               --delivery lossless|latest     (default lossless)
+              --ring host|device             host (default): the consumers named as host listeners as the channel
+                                             opens (a lossless channel then keeps its ring in host memory);
+                                             device: none named, the ring in device memory
               --stall-probability P          listener stall chance per frame, pause chance per tick (default 0.0005)
               --stream-mode inline|threaded  emulated streams (default threaded)
               --max-rate N                   at most N frames/s (default 0: unlimited; latest delivery
@@ -67,7 +73,7 @@ public record SoakOptions(BackendSelection backend, Duration duration, long fram
     }
 
     public static SoakOptions defaults() {
-        return new SoakOptions(BackendSelection.EMULATED, Duration.ZERO, 1_000_000, 3, 64, 256, Delivery.LOSSLESS, 0.0005,
+        return new SoakOptions(BackendSelection.EMULATED, Duration.ZERO, 1_000_000, 3, 64, 256, Delivery.LOSSLESS, true, 0.0005,
                 StreamMode.THREADED, 0, 1, null, null);
     }
 
@@ -90,6 +96,7 @@ public record SoakOptions(BackendSelection backend, Duration duration, long fram
         int slots = o.slots;
         int slotBytes = o.slotBytes;
         Delivery delivery = o.delivery;
+        boolean hostRing = o.hostRing;
         double stall = o.stallProbability;
         StreamMode mode = o.streamMode;
         long maxRate = o.maxRate;
@@ -116,6 +123,12 @@ public record SoakOptions(BackendSelection backend, Duration duration, long fram
                 case "--slots" -> slots = Integer.parseInt(v);
                 case "--slot-bytes" -> slotBytes = Integer.parseInt(v);
                 case "--delivery" -> delivery = Delivery.valueOf(v.toUpperCase(Locale.ROOT));
+                case "--ring" -> {
+                    if (!v.equals("host") && !v.equals("device")) {
+                        throw new IllegalArgumentException("--ring takes host or device, was " + v + "\n" + USAGE);
+                    }
+                    hostRing = v.equals("host");
+                }
                 case "--stall-probability" -> stall = Double.parseDouble(v);
                 case "--stream-mode" -> mode = StreamMode.valueOf(v.toUpperCase(Locale.ROOT));
                 case "--max-rate" -> maxRate = Long.parseLong(v.replace("_", ""));
@@ -128,7 +141,7 @@ public record SoakOptions(BackendSelection backend, Duration duration, long fram
         if (!duration.isZero() && !framesGiven) {
             frames = 0; // a duration alone means: publish until it ends
         }
-        return new SoakOptions(backend, duration, frames, consumers, slots, slotBytes, delivery, stall, mode, maxRate, seed, sample, json);
+        return new SoakOptions(backend, duration, frames, consumers, slots, slotBytes, delivery, hostRing, stall, mode, maxRate, seed, sample, json);
     }
 
     /** {@code 30m}, {@code 90s}, {@code 500ms}, {@code 2h}, or ISO-8601 ({@code PT5M}). */

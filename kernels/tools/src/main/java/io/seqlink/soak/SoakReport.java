@@ -77,8 +77,8 @@ public record SoakReport(SoakOptions options, String backend, long published, do
 
     public String summary() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "seqlink soak: %s, %s delivery, %d consumer(s), %d slots x %d B, stall p=%s%n",
-                backend, options.delivery().name().toLowerCase(Locale.ROOT), consumers.size(), options.slots(), options.slotBytes(),
+        sb.append(String.format(Locale.ROOT, "seqlink soak: %s, %s delivery, host listeners named at open: %s, %d consumer(s), %d slots x %d B, stall p=%s%n",
+                backend, options.delivery().name().toLowerCase(Locale.ROOT), options.hostRing() ? "yes" : "no", consumers.size(), options.slots(), options.slotBytes(),
                 options.stallProbability()));
         sb.append(String.format(Locale.ROOT, "published %,d frames in %.1f s: %,.0f frames/s; chaos events %,d; drained %s%n",
                 published, seconds, framesPerSecond(), chaos, drained));
@@ -113,7 +113,7 @@ public record SoakReport(SoakOptions options, String backend, long published, do
      * The JSON document: the run's settings, the totals, the memory growth figures, one entry per
      * consumer and the samples.
      */
-    public record Document(String backend, String delivery, String streamMode, int consumers, int slots, long slotBytes,
+    public record Document(String backend, String delivery, boolean hostListenersNamed, String streamMode, int consumers, int slots, long slotBytes,
             double stallProbability, long seed, long published, double seconds, double framesPerSecond, long chaosEvents,
             boolean drained, boolean passed, long lost, long duplicated, long corrupt, long retainedHeapStartBytes,
             long retainedHeapEndBytes, long heapAfterGcGrowthBytes, long directGrowthBytes, long deviceGrowthBytes,
@@ -129,7 +129,7 @@ public record SoakReport(SoakOptions options, String backend, long published, do
             duplicated += c.duplicates;
             corrupt += c.corrupt;
         }
-        return new Document(backend, lower(options.delivery()), lower(options.streamMode()), consumers.size(), options.slots(),
+        return new Document(backend, lower(options.delivery()), options.hostRing(), lower(options.streamMode()), consumers.size(), options.slots(),
                 options.slotBytes(), options.stallProbability(), options.seed(), published, seconds, framesPerSecond(), chaos,
                 drained, passed(), lost, duplicated, corrupt, retainedHeapStart, retainedHeapEnd,
                 growth(MemorySampler.Sample::heapAfterGc), growth(MemorySampler.Sample::directBytes),

@@ -57,9 +57,13 @@ public final class SoakRun {
         }
         try (SeqlinkRuntime rt = builder.open()) {
             List<Integer> consumers = consumerDevices(rt.backend().deviceCount());
-            ChannelSpec spec = ChannelSpec.builder("soak").producer(0).consumers(consumers).slots(options.slots())
+            ChannelSpec.Builder channelSpec = ChannelSpec.builder("soak").producer(0).consumers(consumers).slots(options.slots())
                     .slotBytes(options.slotBytes()).delivery(options.delivery()).backpressureTimeout(Duration.ofSeconds(1))
-                    .stallTimeout(Duration.ofSeconds(30)).hostListeners(consumers).build(); // host listeners on every consumer, as below
+                    .stallTimeout(Duration.ofSeconds(30));
+            if (options.hostRing()) {
+                channelSpec.hostListeners(consumers); // host listeners on every consumer, as below
+            }
+            ChannelSpec spec = channelSpec.build();
             PublishChannel channel = rt.openChannel(spec);
             List<SoakVerifier> verifiers = new ArrayList<>();
             for (int d : consumers) {

@@ -25,12 +25,13 @@ class ChannelSoakTest {
     private static final long FRAMES = 250_000;
     private static final double STALL_PROBABILITY = 0.002;
 
-    @ParameterizedTest(name = "{0} delivery, {1} streams")
-    @CsvSource({"LOSSLESS, INLINE", "LOSSLESS, THREADED", "LATEST, INLINE", "LATEST, THREADED"})
-    void nothingLostDuplicatedOrCorrupted(Delivery delivery, StreamMode mode) {
+    @ParameterizedTest(name = "{0} delivery, {1} streams, host listeners named: {2}")
+    @CsvSource({"LOSSLESS, INLINE, true", "LOSSLESS, THREADED, true", "LOSSLESS, THREADED, false", "LATEST, INLINE, true",
+            "LATEST, THREADED, true"})
+    void nothingLostDuplicatedOrCorrupted(Delivery delivery, StreamMode mode, boolean hostRing) {
         // latest: paced, so consumers deliver a good share and lapping still happens under the stalls
         long maxRate = delivery == Delivery.LATEST ? 250_000 : 0;
-        SoakOptions options = new SoakOptions(BackendSelection.EMULATED, Duration.ZERO, FRAMES, 3, 64, 256, delivery, STALL_PROBABILITY,
+        SoakOptions options = new SoakOptions(BackendSelection.EMULATED, Duration.ZERO, FRAMES, 3, 64, 256, delivery, hostRing, STALL_PROBABILITY,
                 mode, maxRate, 42, Duration.ofSeconds(5), null);
         SoakReport report = new SoakRun(options, line -> { }).run();
         System.out.print(report.summary());

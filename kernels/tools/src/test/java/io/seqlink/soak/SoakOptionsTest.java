@@ -19,7 +19,7 @@ class SoakOptionsTest {
     @Test
     void everyOptionIsRead() {
         SoakOptions o = SoakOptions.parse("--backend", "cuda", "--duration", "5m", "--frames", "2_000_000", "--consumers", "2",
-                "--slots", "128", "--slot-bytes", "16384", "--delivery", "latest", "--stall-probability", "0.01",
+                "--slots", "128", "--slot-bytes", "16384", "--delivery", "latest", "--ring", "device", "--stall-probability", "0.01",
                 "--stream-mode", "inline", "--max-rate", "100000", "--seed", "7", "--sample-interval", "2s", "--json", "out/soak.json");
         assertThat(o.backend()).isEqualTo(BackendSelection.CUDA);
         assertThat(o.duration()).isEqualTo(Duration.ofMinutes(5));
@@ -28,6 +28,7 @@ class SoakOptionsTest {
         assertThat(o.slots()).isEqualTo(128);
         assertThat(o.slotBytes()).isEqualTo(16384);
         assertThat(o.delivery()).isEqualTo(Delivery.LATEST);
+        assertThat(o.hostRing()).isFalse();
         assertThat(o.stallProbability()).isEqualTo(0.01);
         assertThat(o.streamMode()).isEqualTo(StreamMode.INLINE);
         assertThat(o.maxRate()).isEqualTo(100_000);
@@ -68,7 +69,7 @@ class SoakOptionsTest {
 
     @Test
     void theReportSerialisesToJsonWithTheCountsThatMatter() {
-        SoakOptions o = new SoakOptions(BackendSelection.EMULATED, Duration.ZERO, 10_000, 1, 16, 64, Delivery.LOSSLESS, 0,
+        SoakOptions o = new SoakOptions(BackendSelection.EMULATED, Duration.ZERO, 10_000, 1, 16, 64, Delivery.LOSSLESS, true, 0,
                 StreamMode.INLINE, 0, 3, Duration.ofSeconds(1), null);
         SoakReport report = new SoakRun(o, line -> { }).run();
         assertThat(report.passed()).isTrue();

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The batch ({@link #enqueue(long, int)}, when the caller numbers the frames) writes, in order: each frame's stamp
  * and (with a staging ring) its length as the host committed it, {@code publish_seq = last}, {@code writer_busy}, each
  * frame's doorbell, the host mirror's {@code publish_seq}. Why it publishes what the kernel does (memory-model.md,
- * "The publish as stream writes"):
+ * "The publish as one batch of stream writes", SW1 to SW3):
  * <ul>
  *   <li>Every write runs after the producer's earlier work on the stream completed, behind a system-scope memory
  *       barrier: the frames, the stamps and lengths are visible before {@code publish_seq} is (the kernel's first

@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
 /**
  * {@link CrossProcessLatencyBench}'s device-listener rows ({@code --listener device}): a frame's cycle from the
  * producer's claim to its acknowledgement as the producer sees it, the consumer a device listener
- * ({@link ArmedChecksumListener}: a kernel on the consumer's device that checks every byte of the frame) in the
+ * ({@link ArmedChecksumListener#gridChecked}: a kernel on the consumer's device takes the frame, a grid checks every
+ * byte of it, as the hand-written consumer's one kernel does) in the
  * producer's process or in another one. What the hand-written IPC hand-off ({@code seqlink-xproc-baseline --consumer
  * device}) times: the fill kernel, the hand-off, the consumer's kernel, the acknowledgement back. The producer reads an
  * attached consumer's acknowledgement from {@link PublishChannel#attachedConsumers()}, a copy per look (allocation in
@@ -37,7 +38,7 @@ final class DeviceListenerCycles {
         int total = LatencySink.WARMUP + frames;
         PublishChannel ch = rt.openChannel(ChannelSpec.builder("cycle-in-" + bytes).producer(0).consumers(0).slots(64)
                 .slotBytes(bytes).build());
-        ArmedChecksumListener listener = new ArmedChecksumListener(ch.consumer(0).stream(), total, bytes);
+        ArmedChecksumListener listener = ArmedChecksumListener.gridChecked(ch.consumer(0).stream(), total, bytes);
         ch.consumer(0).subscribeDevice(listener);
         rt.start();
         long[] samples = cycles(ch, bytes, total, gapNanos, () -> ch.consumer(0).acknowledged());

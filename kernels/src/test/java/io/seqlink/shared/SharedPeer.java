@@ -36,7 +36,7 @@ import java.time.Duration;
  *                                                    consumer's device, for sequences up to CAPACITY
  *   latency DIR CHANNEL SECRET_FILE FRAMES           attaches (device loops spinning), prints ATTACHED, then
  *                                                    LATENCY n= p50= p99= p999= max= wrong= (ns) after FRAMES frames
- *   latency-device DIR CHANNEL SECRET_FILE CAPACITY LENGTH  consume-device with frames of LENGTH bytes, device loops
+ *   latency-device DIR CHANNEL SECRET_FILE CAPACITY LENGTH  consume-device with frames of LENGTH bytes, checked by a grid, device loops
  *                                                    spinning (the latency bench's device-listener rows)
  * </pre>
  *
@@ -87,9 +87,9 @@ public final class SharedPeer {
             } else if (args[0].equals("produce")) {
                 produce(rt, dir, channel, secret, Duration.ofMillis(Long.parseLong(args[4])), Integer.parseInt(args[5]));
             } else if (args[0].equals("consume-device")) {
-                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]), Frames.MAX_LENGTH);
+                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]), Frames.MAX_LENGTH, false);
             } else if (args[0].equals("latency-device")) {
-                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]), Integer.parseInt(args[5]));
+                consumeOnDevice(rt, dir, channel, secret, Integer.parseInt(args[4]), Integer.parseInt(args[5]), true);
             } else if (args[0].equals("consume-batches")) {
                 consume(rt, dir, channel, secret, Integer.parseInt(args[4]));
             } else {
@@ -163,10 +163,11 @@ public final class SharedPeer {
      * the kernels' counts cover: they precede the acknowledgement on the stream, and the port's acknowledged position is
      * read after it), those delivered, lost (never taken), taken more than once or out of order, and corrupt.
      */
-    private static void consumeOnDevice(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int capacity, int length)
-            throws Exception {
+    private static void consumeOnDevice(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int capacity, int length,
+            boolean gridChecked) throws Exception {
         AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
-        ArmedChecksumListener listener = new ArmedChecksumListener(in.consumer().stream(), capacity, length);
+        ArmedChecksumListener listener = gridChecked ? ArmedChecksumListener.gridChecked(in.consumer().stream(), capacity, length)
+                : new ArmedChecksumListener(in.consumer().stream(), capacity, length);
         in.consumer().subscribeDevice(listener);
         rt.start();
         System.out.println("ATTACHED start=" + in.startsAfter() + " epoch=" + in.epoch() + " seat=" + in.seat());

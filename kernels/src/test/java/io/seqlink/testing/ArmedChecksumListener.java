@@ -10,8 +10,10 @@ import io.seqlink.backend.KernelModule;
 import io.seqlink.backend.KernelParam;
 import io.seqlink.backend.MappedBuffer;
 import io.seqlink.backend.Memory;
+import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.DeviceFrameHandler;
 import io.seqlink.channel.DeviceFrames;
+import io.seqlink.gpu.TestKernels;
 import io.seqlink.layout.ConsumerBlock;
 import io.seqlink.layout.SlotHeader;
 import java.nio.ByteBuffer;
@@ -76,6 +78,8 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
     /** The round's one kernel when the listener consumes in its kernel; null otherwise. */
     private final @Nullable KernelCall takeRound;
     private final AtomicIntegerArray calls;
+    /** The frame's checksum by a grid, after the take kernel (which then checks no byte); null: the take kernel's own. */
+    private final @Nullable PatternKernels gridChecksum;
     private volatile long failOnce;
     private volatile boolean failAfterWork;
 
@@ -89,6 +93,20 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
 
     /** The same listener, its rounds ending as {@code ending} says. */
     public ArmedChecksumListener(DeviceStream stream, int frames, int length, Ending ending) {
+        this(stream, frames, length, ending, false);
+    }
+
+    /**
+     * The listener of the latency rows ({@link Ending#ACK_STEP}): the take kernel counts the frame, and a grid
+     * ({@link PatternKernels#checksum}) checks its bytes, as the hand-written consumer's kernel does, so a frame's cycle
+     * does not grow with one thread reading every byte (at 1 MiB in host memory that thread took about 46 ms a frame).
+     * An armed round released without its frame writes a stale checksum, which the round that takes it rewrites.
+     */
+    public static ArmedChecksumListener gridChecked(DeviceStream stream, int frames, int length) {
+        return new ArmedChecksumListener(stream, frames, length, Ending.ACK_STEP, true);
+    }
+
+    private ArmedChecksumListener(DeviceStream stream, int frames, int length, Ending ending, boolean grid) {
         this.results = stream.device().allocateMapped(8L * (4 + 2L * (frames + 1)));
         for (long at = 0; at < results.bytes(); at += 8) {
             results.setRelease(at, 0);
@@ -96,8 +114,9 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
         this.arrivals = stream.device().allocate(Memory.ALIGNMENT);
         this.length = length;
         this.calls = new AtomicIntegerArray(frames + 2);
+        this.gridChecksum = grid ? PatternKernels.on(stream, TestKernels.MODULE) : null;
         this.take = stream.bindKernel(MODULE, "test_armed_take", KernelParam.POINTER, KernelParam.POINTER, KernelParam.U64,
-                KernelParam.U64, KernelParam.POINTER).u64(3, length).pointer(4, results, 0).handOver();
+                KernelParam.U64, KernelParam.POINTER).u64(3, grid ? 0 : length).pointer(4, results, 0).handOver();
         this.takeAcking = ending == Ending.ACK_IN_KERNEL ? stream.bindKernel(MODULE, "test_armed_take_acking", ACKING_PARAMS)
                 .u64(3, length).pointer(4, results, 0).pointer(6, arrivals, 0).u64(8, NO_BLOCK).handOver() : null;
         this.takeRound = ending == Ending.ROUND_KERNEL ? stream.bindKernel(MODULE, "test_round_take", ROUND_PARAMS)
@@ -156,6 +175,10 @@ public final class ArmedChecksumListener implements DeviceFrameHandler {
             KernelCall k = s == frames.last() && takeAcking != null
                     ? takeAcking.pointer(5, frames.acknowledgement(), 0).u64(7, frames.round()) : take;
             k.pointer(0, frames.descriptor(), 0).pointer(1, frames.memory(), frames.payloadOffset(s)).u64(2, s).launch(1, 1);
+            PatternKernels grid = gridChecksum;
+            if (grid != null) {
+                grid.checksum(frames.memory(), frames.payloadOffset(s), length, results, 8 * (3 + 2 * s));
+            }
         }
         if (failing) {
             failOnce = 0;

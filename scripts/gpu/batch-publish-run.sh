@@ -7,7 +7,7 @@
 #   2. suite    the whole GPU suite (cross-process-run.sh STEPS=suite; NumberedPublishGpuTest among it), with
 #               device-ring-soaks-run.sh $SOAK (3m) beside it: two soaks whose frames all go through the publish step
 #                                                                                  -> $OUT/xproc/, $OUT/soaks/
-#   3. device   cross-process-run.sh STEPS=device at 64 B and 16 KiB, DEVICE_FRAMES (500), once the soaks ended,
+#   3. device   cross-process-run.sh STEPS=device at 64 B, 16 KiB and 1 MiB, DEVICE_FRAMES (500), once the soaks ended,
 #               with what is left of BUDGET (560 s)                                                 -> $OUT/device/
 # $OUT/summary.txt: each part's exit status and seconds. Usage: OUT=... bash scripts/gpu/batch-publish-run.sh
 set -uo pipefail
@@ -36,7 +36,7 @@ note "soaks: exit $?"
 
 left=$(( budget - ($(date +%s) - start) - 10 ))
 if [ "$left" -gt 40 ]; then
-  OUT="$OUT/device" STEPS=device DEVICE_FRAMES="${DEVICE_FRAMES:-500}" DEVICE_SIZES=64,16384 \
+  OUT="$OUT/device" STEPS=device DEVICE_FRAMES="${DEVICE_FRAMES:-500}" DEVICE_SIZES=64,16384,1048576 \
     DEVICE_LIMIT=$(( left * 55 / 100 )) DEVICE_BASELINE_LIMIT=$(( left * 35 / 100 )) BUDGET="$left" \
     timeout -k 5 "$left" bash scripts/gpu/cross-process-run.sh > "$OUT/device.txt" 2>&1
   note "device: exit $?"

@@ -17,9 +17,8 @@
 #             listener's kernel checking every byte -> the acknowledgement the producer sees, in and across processes)
 #             beside seqlink-xproc-baseline --consumer device (the hand-written CUDA IPC hand-off to a consumer kernel
 #             in another process, and its in-process twin), at DEVICE_SIZES (the sizes) with DEVICE_FRAMES (5000) a
-#             row; not in the default steps; limits DEVICE_LIMIT (130 s) and DEVICE_BASELINE_LIMIT (70 s); on one GPU a
-#             cross-process frame takes about a millisecond at 16 KiB and tens at 1 MiB (two time-sliced contexts), so
-#             keep 1 MiB out of a short call; device-latency.json and device-baseline.json go into logs.tar.gz)
+#             row; not in the default steps; limits DEVICE_LIMIT (130 s) and DEVICE_BASELINE_LIMIT (70 s); each row
+#             adds 2,000 warm-up frames; device-latency.json and device-baseline.json go into logs.tar.gz)
 #   baseline  seqlink-xproc-baseline: the hand-written hand-off (fill, D2H copy into a shared /dev/shm file,
 #             cuStreamWriteValue64 of a landing word, a host consumer process checking and acknowledging), in another
 #             process and in the producer's, the same sizes (limit 90 s); with latency, a ratio line per size

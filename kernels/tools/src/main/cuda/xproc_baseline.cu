@@ -282,6 +282,7 @@ struct Producer {
         Row r;
         r.path = path;
         r.bytes = bytes;
+        const uint64_t row_start = now_ns();
         for (uint64_t i = 0; i < warmup + frames; i++) {
             const uint64_t s = ++seq;
             const uint64_t t0 = now_ns();
@@ -302,6 +303,10 @@ struct Producer {
         RT(cudaStreamSynchronize(st));
         std::sort(lat.begin(), lat.end());
         r.n = lat.size();
+        // progress on stderr, so a call cut short still shows each finished row and how long it took
+        std::fprintf(stderr, "seqlink-xproc-baseline: %s %llu B: %llu frames in %.1f s, p50 %.2f us\n", path,
+                     (unsigned long long)bytes, (unsigned long long)(warmup + frames), double(now_ns() - row_start) / 1e9,
+                     pct(lat, 0.50));
         r.wrong = load_acquire(&c->wrong) - wrong0;
         r.p50 = pct(lat, 0.50);
         r.p99 = pct(lat, 0.99);

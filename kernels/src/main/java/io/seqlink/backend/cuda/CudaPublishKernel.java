@@ -109,8 +109,7 @@ final class CudaPublishKernel implements PublishKernel {
         }
         // per frame a stamp, a length from the staging ring and a doorbell; per batch publish_seq, writer_busy, mirror
         int perFrame = 1 + (lengths == null ? 0 : 1) + (doorbells == 0 ? 0 : 1);
-        this.writes = pushes || !stream.context().streamMemOps64() || StreamWriteBatch.unavailable() != null ? null
-                : new StreamWriteBatch(stream.context());
+        this.writes = pushes || !stream.context().streamMemOps64() ? null : StreamWriteBatch.proven(stream);
         this.batchFrames = writes == null ? 0 : Math.min(maxBatch, (StreamWriteBatch.CAPACITY - 3) / perFrame);
         CudaDeviceBuffer ownedScratch = scratch;
         StreamWriteBatch ownedWrites = writes;

@@ -2,9 +2,13 @@ package io.seqlink.backend.cuda;
 
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
+import io.seqlink.backend.DeviceException;
+import io.seqlink.backend.MappedBuffer;
 import java.nio.ByteBuffer;
 import jcuda.driver.CUstream;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Up to {@link #CAPACITY} 64-bit word writes a stream runs as ONE driver operation ({@code cuStreamBatchMemOp}). Each
@@ -23,9 +27,17 @@ import org.jspecify.annotations.Nullable;
  * call). The operations live in one pinned parameter block of the context's {@link ParamArena}, filled in place. When
  * JNA or the entry point is missing, {@link #unavailable()} says why and the caller keeps its kernel.
  *
+ * <p>A batch is handed out only once it has shown on its stream that its writes land ({@link #proven}): the operation
+ * layout is the driver's C union, which nothing but the driver checks.
+ *
  * <p>Not thread-safe: its owner fills and issues it under its own lock.
  */
 final class StreamWriteBatch {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamWriteBatch.class);
+    /** What the proof writes: a value per word no memory holds by chance. */
+    private static final long PROOF_PATTERN = 0x5e91_1a4b_0000_0000L;
+    private static final int PROOF_WORDS = 3;
 
     /** Bytes of one {@code CUstreamBatchMemOpParams} (a union padded to six 64-bit words). */
     static final int OP_BYTES = 48;
@@ -44,8 +56,51 @@ final class StreamWriteBatch {
     private final ByteBuffer view;
     private int count;
 
+    /**
+     * A batch for {@code stream}, once it proved there that its writes land: {@value #PROOF_WORDS} words of pinned memory
+     * written by one batch, read back after the stream synchronised. {@code null} when the entry point is missing or the
+     * proof failed (a driver error, or a word that did not land), the reason logged: the caller keeps its kernel. The
+     * caller's thread, at a bind (it synchronises the stream).
+     */
+    static @Nullable StreamWriteBatch proven(CudaStream stream) {
+        String why = unavailable();
+        if (why != null) {
+            log.debug("seqlink cuda: stream '{}' publishes with its kernel: cuStreamBatchMemOp is not bound ({})", stream.name(), why);
+            return null;
+        }
+        StreamWriteBatch batch = new StreamWriteBatch(stream.context());
+        try (MappedBuffer proof = stream.cudaDevice().allocateMapped(8L * PROOF_WORDS)) {
+            long base = stream.backend().own(proof, "proof").at(0, 8L * PROOF_WORDS, "proof");
+            for (int i = 0; i < PROOF_WORDS; i++) {
+                proof.setRelease(8L * i, 0);
+                batch.add(base + 8L * i, PROOF_PATTERN + i);
+            }
+            batch.enqueue(stream.handle(), stream.name());
+            stream.synchronize();
+            for (int i = 0; i < PROOF_WORDS; i++) {
+                long landed = proof.getAcquire(8L * i);
+                if (landed != PROOF_PATTERN + i) {
+                    log.warn("seqlink cuda: stream '{}' publishes with its kernel: a batch of stream writes wrote {} into word {} "
+                            + "instead of {}", stream.name(), landed, i, PROOF_PATTERN + i);
+                    batch.release();
+                    return null;
+                }
+            }
+            return batch;
+        } catch (DeviceException ex) {
+            if (ex.sticky()) {
+                batch.release();
+                throw ex;
+            }
+            log.warn("seqlink cuda: stream '{}' publishes with its kernel: a batch of stream writes failed ({})", stream.name(),
+                    ex.getMessage());
+            batch.release();
+            return null;
+        }
+    }
+
     /** Takes a parameter block of {@code context} for the operations; {@link #unavailable()} must be null. */
-    StreamWriteBatch(DeviceContext context) {
+    private StreamWriteBatch(DeviceContext context) {
         String why = unavailable();
         if (why != null) {
             throw new IllegalStateException("cuStreamBatchMemOp is not bound: " + why);

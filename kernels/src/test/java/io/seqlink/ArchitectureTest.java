@@ -49,15 +49,6 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheCudaBackendTouchesJna() {
-        noClasses().that().resideOutsideOfPackage("io.seqlink.backend.cuda..")
-                .should().dependOnClassesThat().resideInAPackage("com.sun.jna..")
-                .because("JNA is optional: it binds the one driver call JCuda cannot issue (cuStreamBatchMemOp), and the "
-                        + "cuda backend publishes with a kernel without it")
-                .check(kernels);
-    }
-
-    @Test
     void theBackendSpiImportsNoImplementation() {
         noClasses().that().resideInAPackage("io.seqlink.backend")
                 .should().dependOnClassesThat().resideInAnyPackage("io.seqlink.backend.cuda..", "io.seqlink.backend.emulated..")

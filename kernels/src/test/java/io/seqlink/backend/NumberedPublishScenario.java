@@ -9,10 +9,10 @@ import java.util.List;
 
 /**
  * Two publish steps bound alike (staged lengths, doorbells, no push targets), one published with the device's
- * numbering ({@link PublishKernel#enqueue(int)}, the kernel) and one with the caller's ({@link PublishKernel#enqueue(long,
- * int)}, a batch of stream writes on CUDA for a few frames), through batches of every size up to {@code max_batch}
- * and over two laps of the ring: after each publish, every word a publish writes is read back from both. Run on the
- * emulated backend by {@code NumberedPublishTest} and on a GPU by {@code NumberedPublishGpuTest}.
+ * numbering ({@link PublishKernel#enqueue(int)}) and one with the caller's ({@link PublishKernel#enqueue(long, int)}),
+ * through batches of every size up to {@code max_batch} and over two laps of the ring: after each publish, every word a
+ * publish writes is read back from both. Run on the emulated backend by {@code NumberedPublishTest}; a backend that
+ * writes a numbered publish its own way runs it on its hardware.
  */
 public final class NumberedPublishScenario {
 

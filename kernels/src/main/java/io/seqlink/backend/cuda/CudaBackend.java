@@ -80,9 +80,6 @@ final class CudaBackend implements Backend {
         for (int d = 0; d < deviceCount; d++) {
             sb.append(d == 0 ? ": " : ", ").append(d).append('=').append(device(d).name());
         }
-        String unbound = StreamWriteBatch.unavailable();
-        sb.append(unbound == null ? "; publish of up to a few frames: one batch of stream writes (cuStreamBatchMemOp)"
-                : "; publish: the kernel (cuStreamBatchMemOp not bound: " + unbound + ")");
         return sb.toString();
     }
 

@@ -35,11 +35,6 @@ final class ParamBlock {
         return view;
     }
 
-    /** The block's native address (pinned host memory): where {@link #view()} starts. */
-    long address() {
-        return address;
-    }
-
     /**
      * Lays out parameters of the given byte sizes in order (each 8-aligned) and fills the pointer
      * array. The count must equal the kernel's: the driver reads one pointer per declared parameter.

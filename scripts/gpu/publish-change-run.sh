@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # Runs ON the GPU host, from the repository root, with .gpu/ (scripts/gpu/build-bundle.sh) and an earlier revision's
-# jars in .gpu/$BEFORE (scripts/gpu/build-before.sh; default before-batch, the tree before the publish became a batch
-# of stream writes): everything the batched publish needs checked and timed, in one device call:
+# jars in .gpu/$BEFORE (scripts/gpu/build-before.sh; default before): a change to the publish step checked and timed
+# against that revision in one device call:
 #   1. publish  memop-publish-run.sh RUNS=2 BUILDS="this $BEFORE": the comparator's publish rows beside Java's
 #               round-kernel rows of both builds, alternated (limit 250 s)                         -> $OUT/publish/
-#   2. suite    the whole GPU suite (cross-process-run.sh STEPS=suite; NumberedPublishGpuTest among it), with
-#               device-ring-soaks-run.sh $SOAK (3m) beside it: two soaks whose frames all go through the publish step
-#                                                                                  -> $OUT/xproc/, $OUT/soaks/
+#   2. suite    the whole GPU suite (cross-process-run.sh STEPS=suite), with device-ring-soaks-run.sh $SOAK (3m) beside
+#               it: two soaks whose frames all go through the publish step            -> $OUT/xproc/, $OUT/soaks/
 #   3. device   cross-process-run.sh STEPS=device at 64 B, 16 KiB and 1 MiB, DEVICE_FRAMES (500), once the soaks ended,
 #               with what is left of BUDGET (560 s)                                                 -> $OUT/device/
-# $OUT/summary.txt: each part's exit status and seconds. Usage: OUT=... bash scripts/gpu/batch-publish-run.sh
+# $OUT/summary.txt: each part's exit status and seconds. Usage: OUT=... [BEFORE=before-x] bash scripts/gpu/publish-change-run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}"
@@ -22,7 +21,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$OUT/env
 date -u >> "$OUT/env.txt"
 note() { echo "$1 after $(( $(date +%s) - start ))s" | tee -a "$OUT/summary.txt"; }
 
-OUT="$OUT/publish" RUNS=2 BUILDS="this ${BEFORE:-before-batch}" timeout -k 5 250 bash scripts/gpu/memop-publish-run.sh \
+OUT="$OUT/publish" RUNS=2 BUILDS="this ${BEFORE:-before}" timeout -k 5 250 bash scripts/gpu/memop-publish-run.sh \
   > "$OUT/publish.txt" 2>&1
 note "publish: exit $?"
 

@@ -28,10 +28,9 @@ public interface PublishKernel {
      * Enqueues the same publish of frames {@code first .. first + count - 1} for a caller that numbers them (a channel's
      * sequencer, which enqueues every publish of its stream), so a backend may write the publish's words from the host's
      * side of the stream instead of reading {@code publish_seq} on the device (the CUDA backend's kernel reads it).
-     * {@code first} must be the first sequence no publish enqueued
-     * earlier on the stream covers, users' kernels that publish at their end included; the emulated backend checks it
-     * against the device word and fails the stream when they differ.
-     * Any thread; publishes are ordered as their enqueues are.
+     * {@code first} ({@code >= 1}) must be the first sequence no publish enqueued earlier on the stream covers, users'
+     * kernels that publish at their end included; the emulated backend checks it against the device word and fails the
+     * stream when they differ. Any thread; publishes are ordered as their enqueues are.
      */
     void enqueue(long first, int count);
 }

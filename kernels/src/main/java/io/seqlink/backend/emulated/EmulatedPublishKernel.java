@@ -83,12 +83,20 @@ final class EmulatedPublishKernel implements EmulatedSteps, PublishKernel, Emula
 
     @Override
     public void enqueue(int count) {
-        enqueue(UNNUMBERED, count);
+        enqueuePublish(UNNUMBERED, count);
     }
 
-    /** The CUDA backend's numbered publish, checked: the stream fails when {@code first} is not the device's next. */
+    /** The numbered publish, checked as it runs: the stream fails when {@code first} is not the device's next. */
     @Override
     public void enqueue(long first, int count) {
+        if (first < 1) {
+            throw new IllegalArgumentException("first must be a sequence (1 or more), was " + first);
+        }
+        enqueuePublish(first, count);
+    }
+
+    /** {@code first}: the caller's number of the batch's first frame, or {@link #UNNUMBERED}. */
+    private void enqueuePublish(long first, int count) {
         if (count < 1 || count > maxBatch) {
             throw new IllegalArgumentException("count must be between 1 and maxBatch " + maxBatch + ", was " + count);
         }

@@ -69,6 +69,8 @@ class NumberedPublishTest {
             MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
             PublishKernel publish = stream.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(g.ringBytes()),
                     g, mirror, 4, List.of()));
+            assertThatThrownBy(() -> publish.enqueue(0, 1)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("first must be a sequence");
             publish.enqueue(2);         // frames 1 and 2, numbered by the device
             publish.enqueue(3, 1);      // the caller counted them: right
             stream.synchronize();

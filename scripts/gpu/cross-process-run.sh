@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs ON the GPU host, from the repository root, with .gpu/ (scripts/gpu/build-bundle.sh): channels between
 # processes on the CUDA backend, checked and timed. Steps (STEPS, comma separated; default all five, which do not fit
-# one 600 s device call: split them, e.g. STEPS=suite,latency,baseline,sanitize then STEPS=soak):
+# one 600 s device call: split them, e.g. STEPS=suite,latency,baseline,sanitize then STEPS=soak). The bench's consumers
+# run on device CONSUMER_DEVICE (0), in the producer's process and in the other one; on a host with two GPUs,
+# CONSUMER_DEVICE=1 times one process per GPU against the in-process cross-GPU cycle (the hand-written baseline stays
+# on one GPU):
 #   suite     the GPU suite with CudaTwoProcessChannelGpuTest (the two-JVM channel tests, both processes on CUDA) and
 #             the contract tests (run-on-gpu.sh STEPS=env,junit; limit JUNIT_LIMIT, 240 s)
 #   twojvm    only the suite's cross-process classes (CudaTwoProcessChannelGpuTest, CudaSharedRingPlaceGpuTest; not in
@@ -108,20 +111,20 @@ if want twojvm; then
     --select-class io.seqlink.channel.shared.CudaSharedRingPlaceGpuTest --include-tag gpu > "$OUT/junit.log" 2>&1
 fi
 if want latency; then
-  step latency 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+  step latency 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" --consumer-device "${CONSUMER_DEVICE:-0}" \
     --fill device --frames "$frames" --gap-us "${GAP_US:-200}" --sizes "$sizes" --json "$OUT/latency.json" > "$OUT/latency.txt" 2>&1
 fi
 if want latency-host; then
-  step latency-host 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+  step latency-host 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" --consumer-device "${CONSUMER_DEVICE:-0}" \
     --fill host --frames "$frames" --gap-us "${GAP_US:-200}" --sizes "$sizes" --json "$work/latency-host.json" \
     > "$work/latency-host.txt" 2>&1
 fi
 if want throughput; then
-  step throughput 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+  step throughput 150 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" --consumer-device "${CONSUMER_DEVICE:-0}" \
     --fill device --frames "$frames" --gap-us 0 --sizes "$sizes" --json "$work/throughput.json" > "$work/throughput.txt" 2>&1
 fi
 if want device; then
-  step device-latency "${DEVICE_LIMIT:-130}" "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" \
+  step device-latency "${DEVICE_LIMIT:-130}" "$JAVA" "${JOPTS[@]}" -cp "$CP" io.seqlink.shared.CrossProcessLatencyBench --backend "$backend" --consumer-device "${CONSUMER_DEVICE:-0}" \
     --listener device --frames "${DEVICE_FRAMES:-5000}" --gap-us "${GAP_US:-200}" --sizes "${DEVICE_SIZES:-$sizes}" \
     --json "$work/device-latency.json" > "$work/device-latency.txt" 2>&1
   if [ -x "$BASELINE" ]; then

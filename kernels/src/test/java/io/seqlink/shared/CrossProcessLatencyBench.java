@@ -32,11 +32,13 @@ import java.util.concurrent.TimeUnit;
  * frames go back to back and the rows' GB/s (the samples' bytes over the time from the first one's start to the last
  * one's call) is the path's throughput; with a gap it is only the pacing. {@code --listener device} times a device
  * listener instead ({@link DeviceListenerCycles}: to the acknowledgement the producer sees; {@code --fill} does not
- * apply).
+ * apply). {@code --consumer-device D} consumes on device D, in the producer's process and in the other one (the
+ * producer is on device 0): on a host with two GPUs, {@code --consumer-device 1} times the cross-GPU cycle in one
+ * process against two processes, one per GPU.
  *
  * <pre>
  *   java -cp ... io.seqlink.shared.CrossProcessLatencyBench [--backend cuda|emulated] [--frames N] [--gap-us G]
- *        [--sizes 64,16384] [--fill device|host] [--listener host|device] [--dir D] [--json FILE]
+ *        [--sizes 64,16384] [--fill device|host] [--listener host|device] [--consumer-device D] [--dir D] [--json FILE]
  * </pre>
  */
 public final class CrossProcessLatencyBench {
@@ -60,6 +62,7 @@ public final class CrossProcessLatencyBench {
         Path json = null;
         boolean deviceFill = true;
         boolean deviceListener = false;
+        int consumerDevice = 0;
         for (int i = 0; i < args.length; i += 2) {
             switch (args[i]) {
                 case "--backend" -> backend = args[i + 1];
@@ -78,6 +81,7 @@ public final class CrossProcessLatencyBench {
                     case "host" -> false;
                     default -> throw new IllegalArgumentException("--listener takes host or device, not " + args[i + 1]);
                 };
+                case "--consumer-device" -> consumerDevice = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -90,11 +94,13 @@ public final class CrossProcessLatencyBench {
         try (SeqlinkRuntime rt = SharedPeer.runtime(backend, SharedPeer.spinning())) {
             for (int bytes : sizes) {
                 if (deviceListener) {
-                    rows.add(DeviceListenerCycles.inProcess(rt, bytes, frames, gapNanos));
-                    rows.add(DeviceListenerCycles.crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos));
+                    rows.add(DeviceListenerCycles.inProcess(rt, consumerDevice, bytes, frames, gapNanos));
+                    rows.add(DeviceListenerCycles.crossProcess(rt, backend, consumerDevice, channels, secretFile, secret, bytes, frames,
+                            gapNanos));
                 } else {
-                    rows.add(inProcess(rt, bytes, frames, gapNanos, deviceFill));
-                    rows.add(crossProcess(rt, backend, channels, secretFile, secret, bytes, frames, gapNanos, deviceFill));
+                    rows.add(inProcess(rt, consumerDevice, bytes, frames, gapNanos, deviceFill));
+                    rows.add(crossProcess(rt, backend, consumerDevice, channels, secretFile, secret, bytes, frames, gapNanos,
+                            deviceFill));
                 }
             }
         }
@@ -108,11 +114,12 @@ public final class CrossProcessLatencyBench {
         System.exit(0);
     }
 
-    private static Row inProcess(SeqlinkRuntime rt, int bytes, int frames, long gapNanos, boolean deviceFill) throws Exception {
-        PublishChannel ch = rt.openChannel(ChannelSpec.builder("latency-in-" + bytes).producer(0).consumers(0).hostListeners(0)
-                .slots(64).slotBytes(bytes).build());
+    private static Row inProcess(SeqlinkRuntime rt, int consumer, int bytes, int frames, long gapNanos, boolean deviceFill)
+            throws Exception {
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder("latency-in-" + bytes).producer(0).consumers(consumer)
+                .hostListeners(consumer).slots(64).slotBytes(bytes).build());
         LatencySink sink = new LatencySink(frames);
-        ch.consumer(0).subscribe(sink);
+        ch.consumer(consumer).subscribe(sink);
         rt.start();
         publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos, deviceFill);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -124,14 +131,15 @@ public final class CrossProcessLatencyBench {
         return row;
     }
 
-    private static Row crossProcess(SeqlinkRuntime rt, String backend, Path dir, Path secretFile, SharedSecret secret, int bytes,
-            int frames, long gapNanos, boolean deviceFill) throws Exception {
+    private static Row crossProcess(SeqlinkRuntime rt, String backend, int consumer, Path dir, Path secretFile, SharedSecret secret,
+            int bytes, int frames, long gapNanos, boolean deviceFill) throws Exception {
         String name = "latency-x-" + bytes;
         PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(64).slotBytes(bytes)
                 .share(ChannelShare.of(dir, secret)).build());
         rt.start();
         try (ChildJvm c = ChildJvm.start("latency-consumer-" + bytes, Path.of("target", "child-jvms"), Map.of(),
-                List.of("-D" + SharedPeer.BACKEND + "=" + backend), SharedPeer.class, "latency", dir.toString(), name,
+                List.of("-D" + SharedPeer.BACKEND + "=" + backend, "-D" + SharedPeer.DEVICE + "=" + consumer), SharedPeer.class,
+                "latency", dir.toString(), name,
                 secretFile.toString(), Integer.toString(frames))) {
             c.awaitLine("ATTACHED", Duration.ofSeconds(60));
             publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos, deviceFill);

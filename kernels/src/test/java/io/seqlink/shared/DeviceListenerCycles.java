@@ -34,14 +34,14 @@ final class DeviceListenerCycles {
     private DeviceListenerCycles() {
     }
 
-    static CrossProcessLatencyBench.Row inProcess(SeqlinkRuntime rt, int bytes, int frames, long gapNanos) {
+    static CrossProcessLatencyBench.Row inProcess(SeqlinkRuntime rt, int consumer, int bytes, int frames, long gapNanos) {
         int total = LatencySink.WARMUP + frames;
-        PublishChannel ch = rt.openChannel(ChannelSpec.builder("cycle-in-" + bytes).producer(0).consumers(0).slots(64)
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder("cycle-in-" + bytes).producer(0).consumers(consumer).slots(64)
                 .slotBytes(bytes).build());
-        ArmedChecksumListener listener = ArmedChecksumListener.gridChecked(ch.consumer(0).stream(), total, bytes);
-        ch.consumer(0).subscribeDevice(listener);
+        ArmedChecksumListener listener = ArmedChecksumListener.gridChecked(ch.consumer(consumer).stream(), total, bytes);
+        ch.consumer(consumer).subscribeDevice(listener);
         rt.start();
-        long[] samples = cycles(ch, bytes, total, gapNanos, () -> ch.consumer(0).acknowledged());
+        long[] samples = cycles(ch, bytes, total, gapNanos, () -> ch.consumer(consumer).acknowledged());
         long wrong = listener.outOfOrder();
         for (long s = 1; s <= total; s++) {
             wrong += listener.deliveries(s) == 1 && listener.intact(s) ? 0 : 1;
@@ -50,7 +50,7 @@ final class DeviceListenerCycles {
         return row("in-process", bytes, samples, wrong);
     }
 
-    static CrossProcessLatencyBench.Row crossProcess(SeqlinkRuntime rt, String backend, Path dir, Path secretFile,
+    static CrossProcessLatencyBench.Row crossProcess(SeqlinkRuntime rt, String backend, int consumer, Path dir, Path secretFile,
             SharedSecret secret, int bytes, int frames, long gapNanos) throws Exception {
         int total = LatencySink.WARMUP + frames;
         String name = "cycle-x-" + bytes;
@@ -58,7 +58,8 @@ final class DeviceListenerCycles {
                 .share(ChannelShare.of(dir, secret)).build());
         rt.start();
         try (ChildJvm c = ChildJvm.start("cycle-consumer-" + bytes, Path.of("target", "child-jvms"), Map.of(),
-                List.of("-D" + SharedPeer.BACKEND + "=" + backend), SharedPeer.class, "latency-device", dir.toString(), name,
+                List.of("-D" + SharedPeer.BACKEND + "=" + backend, "-D" + SharedPeer.DEVICE + "=" + consumer), SharedPeer.class,
+                "latency-device", dir.toString(), name,
                 secretFile.toString(), Integer.toString(total), Integer.toString(bytes))) {
             c.awaitLine("ATTACHED", Duration.ofSeconds(60));
             long[] samples = cycles(ch, bytes, total, gapNanos, () -> {

@@ -41,11 +41,14 @@ import java.time.Duration;
  * </pre>
  *
  * Both print a STATUS line every 50 ms and end on "stop" (printing CLOSED) or at the end of stdin. The system property
- * {@value #BACKEND} picks the backend: {@value #EMULATED} (the default) or {@value #CUDA} (device 0).
+ * {@value #BACKEND} picks the backend: {@value #EMULATED} (the default) or {@value #CUDA}; {@value #DEVICE} the device
+ * that consumes (0 by default).
  */
 public final class SharedPeer {
 
     static final String BACKEND = "seqlink-test.backend";
+    /** The device of this process that consumes (attaches with {@code AttachSpec.onDevice}); 0 by default. */
+    static final String DEVICE = "seqlink-test.device";
     static final String EMULATED = "emulated";
     static final String CUDA = "cuda";
 
@@ -121,7 +124,7 @@ public final class SharedPeer {
 
     /** {@code failEvery} -1: a listener per frame; 0 or more: a batch listener failing every {@code failEvery}-th call. */
     private static void consume(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int failEvery) throws Exception {
-        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
+        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret).onDevice(Integer.getInteger(DEVICE, 0)));
         FrameChecker checker = new FrameChecker(Frames.MAX_LENGTH);
         checker.last = in.startsAfter();
         BatchChecker batches = failEvery < 0 ? null : new BatchChecker(checker, failEvery);
@@ -165,7 +168,7 @@ public final class SharedPeer {
      */
     private static void consumeOnDevice(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int capacity, int length,
             boolean gridChecked) throws Exception {
-        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
+        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret).onDevice(Integer.getInteger(DEVICE, 0)));
         ArmedChecksumListener listener = gridChecked ? ArmedChecksumListener.gridChecked(in.consumer().stream(), capacity, length)
                 : new ArmedChecksumListener(in.consumer().stream(), capacity, length);
         in.consumer().subscribeDevice(listener);
@@ -199,7 +202,7 @@ public final class SharedPeer {
     }
 
     private static void latency(SeqlinkRuntime rt, Path dir, String name, SharedSecret secret, int frames) throws Exception {
-        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret));
+        AttachedChannel in = rt.attachChannel(AttachSpec.of(name, dir, secret).onDevice(Integer.getInteger(DEVICE, 0)));
         LatencySink sink = new LatencySink(frames);
         in.consumer().subscribe(sink);
         rt.start();

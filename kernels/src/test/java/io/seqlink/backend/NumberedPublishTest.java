@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqlink.backend.emulated.EmulatedBackend;
 import io.seqlink.backend.emulated.EmulatedTopology;
+import io.seqlink.docs.DeviceKernelsExample;
 import io.seqlink.layout.ControlBlock;
 import io.seqlink.layout.RingGeometry;
 import java.util.List;
@@ -58,6 +59,27 @@ class NumberedPublishTest {
             }
         }
         return 0;
+    }
+
+    @Test
+    void aNumberedPublishCountsTheFramesAUsersKernelPublishedAtItsEnd() {
+        try (EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.allNvlink(1))) {
+            Device d = backend.device(0);
+            RingGeometry g = RingGeometry.of(16, 4096);
+            DeviceStream stream = d.newStream("kernel-then-step");
+            MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
+            PublishKernel publish = stream.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(g.ringBytes()),
+                    g, mirror, 4, List.of()));
+            stream.bindKernel(DeviceKernelsExample.MODULE, "example_produce", KernelParam.PUBLISH_HANDLES, KernelParam.U64,
+                    KernelParam.U64).publishHandles(0, publish).u64(1, 4).u64(2, 100).launch(4, 256); // frames 1..4
+            publish.enqueue(5, 1);      // the step after it, numbered past the kernel's four
+            stream.synchronize();
+            assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(5);
+            assertThatThrownBy(() -> {
+                publish.enqueue(5, 1);  // numbered as if frame 5 were still unpublished
+                stream.synchronize();
+            }).isInstanceOf(DeviceException.class).hasMessageContaining("first unpublished sequence is 6");
+        }
     }
 
     @Test

@@ -64,20 +64,16 @@ class NumberedPublishTest {
     @Test
     void aNumberedPublishCountsTheFramesAUsersKernelPublishedAtItsEnd() {
         try (EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.allNvlink(1))) {
-            Device d = backend.device(0);
-            RingGeometry g = RingGeometry.of(16, 4096);
-            DeviceStream stream = d.newStream("kernel-then-step");
-            MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
-            PublishKernel publish = stream.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(g.ringBytes()),
-                    g, mirror, 4, List.of()));
-            stream.bindKernel(DeviceKernelsExample.MODULE, "example_produce", KernelParam.PUBLISH_HANDLES, KernelParam.U64,
-                    KernelParam.U64).publishHandles(0, publish).u64(1, 4).u64(2, 100).launch(4, 256); // frames 1..4
-            publish.enqueue(5, 1);      // the step after it, numbered past the kernel's four
-            stream.synchronize();
-            assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(5);
+            Step step = Step.bind(backend.device(0), "kernel-then-step", RingGeometry.of(16, 4096));
+            step.stream().bindKernel(DeviceKernelsExample.MODULE, "example_produce", KernelParam.PUBLISH_HANDLES,
+                    KernelParam.U64, KernelParam.U64).publishHandles(0, step.publish()).u64(1, 4).u64(2, 100)
+                    .launch(4, 256); // frames 1..4
+            step.publish().enqueue(5, 1);      // the step after it, numbered past the kernel's four
+            step.stream().synchronize();
+            assertThat(step.mirror().getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(5);
             assertThatThrownBy(() -> {
-                publish.enqueue(5, 1);  // numbered as if frame 5 were still unpublished
-                stream.synchronize();
+                step.publish().enqueue(5, 1);  // numbered as if frame 5 were still unpublished
+                step.stream().synchronize();
             }).isInstanceOf(DeviceException.class).hasMessageContaining("first unpublished sequence is 6");
         }
     }
@@ -85,26 +81,32 @@ class NumberedPublishTest {
     @Test
     void aPublishNumberedWrongFailsTheStreamNamingTheRule() {
         try (EmulatedBackend backend = new EmulatedBackend(EmulatedTopology.allNvlink(1))) {
-            Device d = backend.device(0);
-            RingGeometry g = RingGeometry.of(8, 256);
-            DeviceStream stream = d.newStream("wrong-numbering");
-            MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
-            PublishKernel publish = stream.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES), d.allocate(g.ringBytes()),
-                    g, mirror, 4, List.of()));
-            assertThatThrownBy(() -> publish.enqueue(0, 1)).isInstanceOf(IllegalArgumentException.class)
+            Step step = Step.bind(backend.device(0), "wrong-numbering", RingGeometry.of(8, 256));
+            assertThatThrownBy(() -> step.publish().enqueue(0, 1)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("first must be a sequence");
-            publish.enqueue(2);         // frames 1 and 2, numbered by the device
-            publish.enqueue(3, 1);      // the caller counted them: right
-            stream.synchronize();
-            assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
+            step.publish().enqueue(2);         // frames 1 and 2, numbered by the device
+            step.publish().enqueue(3, 1);      // the caller counted them: right
+            step.stream().synchronize();
+            assertThat(step.mirror().getAcquire(ControlBlock.PUBLISH_SEQ)).isEqualTo(3);
             assertThatThrownBy(() -> {
-                publish.enqueue(5, 1);  // frame 4 skipped
-                stream.synchronize();   // (the emulated stream may run it inline, failing the enqueue itself)
+                step.publish().enqueue(5, 1);  // frame 4 skipped
+                step.stream().synchronize();   // (the emulated stream may run it inline, failing the enqueue itself)
             }).isInstanceOf(DeviceException.class)
                     .hasMessageContaining("numbered this publish from 5")
                     .hasMessageContaining("first unpublished sequence is 4")
                     .hasMessageContaining("PublishKernel.enqueue(first, count)");
-            assertThat(mirror.getAcquire(ControlBlock.PUBLISH_SEQ)).as("nothing published past the mistake").isEqualTo(3);
+            assertThat(step.mirror().getAcquire(ControlBlock.PUBLISH_SEQ)).as("nothing published past the mistake")
+                    .isEqualTo(3);
+        }
+    }
+
+    /** A publish step with max batch 4, no push targets or staging, on a stream of its own, and its host mirror. */
+    private record Step(DeviceStream stream, MappedBuffer mirror, PublishKernel publish) {
+        static Step bind(Device d, String name, RingGeometry g) {
+            DeviceStream stream = d.newStream(name);
+            MappedBuffer mirror = d.allocateMapped(ControlBlock.BYTES);
+            return new Step(stream, mirror, stream.bindPublish(new PublishBinding(d.allocate(ControlBlock.BYTES),
+                    d.allocate(g.ringBytes()), g, mirror, 4, List.of())));
         }
     }
 }

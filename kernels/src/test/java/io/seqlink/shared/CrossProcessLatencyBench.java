@@ -8,6 +8,7 @@ import io.seqlink.channel.PublishChannel;
 import io.seqlink.gpu.TestKernels;
 import io.seqlink.security.SharedSecret;
 import io.seqlink.testing.ChildJvm;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,14 +135,9 @@ public final class CrossProcessLatencyBench {
     private static Row crossProcess(SeqlinkRuntime rt, String backend, int consumer, Path dir, Path secretFile, SharedSecret secret,
             int bytes, int frames, long gapNanos, boolean deviceFill) throws Exception {
         String name = "latency-x-" + bytes;
-        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(64).slotBytes(bytes)
-                .share(ChannelShare.of(dir, secret)).build());
-        rt.start();
-        try (ChildJvm c = ChildJvm.start("latency-consumer-" + bytes, Path.of("target", "child-jvms"), Map.of(),
-                List.of("-D" + SharedPeer.BACKEND + "=" + backend, "-D" + SharedPeer.DEVICE + "=" + consumer), SharedPeer.class,
-                "latency", dir.toString(), name,
+        PublishChannel ch = openShared(rt, name, bytes, dir, secret);
+        try (ChildJvm c = attachedPeer("latency-consumer-" + bytes, backend, consumer, "latency", dir.toString(), name,
                 secretFile.toString(), Integer.toString(frames))) {
-            c.awaitLine("ATTACHED", Duration.ofSeconds(60));
             publish(ch, bytes, LatencySink.WARMUP + frames, gapNanos, deviceFill);
             String line = c.awaitLine("LATENCY", Duration.ofSeconds(120));
             c.command("stop");
@@ -151,7 +147,35 @@ public final class CrossProcessLatencyBench {
         }
     }
 
-    private static long number(String line, String key) {
+    /** A channel of {@code bytes}-byte slots on device 0, shared at {@code dir} with {@code secret}; the runtime started. */
+    static PublishChannel openShared(SeqlinkRuntime rt, String name, int bytes, Path dir, SharedSecret secret) {
+        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(64).slotBytes(bytes)
+                .share(ChannelShare.of(dir, secret)).build());
+        rt.start();
+        return ch;
+    }
+
+    /**
+     * A {@link SharedPeer} process in {@code mode} with {@code args}, on {@code backend}, consuming on device
+     * {@code consumer}, once it printed ATTACHED (its log under target/child-jvms/{@code log}.log).
+     */
+    static ChildJvm attachedPeer(String log, String backend, int consumer, String mode, String... args) throws IOException {
+        String[] all = new String[args.length + 1];
+        all[0] = mode;
+        System.arraycopy(args, 0, all, 1, args.length);
+        ChildJvm c = ChildJvm.start(log, Path.of("target", "child-jvms"), Map.of(),
+                List.of("-D" + SharedPeer.BACKEND + "=" + backend, "-D" + SharedPeer.DEVICE + "=" + consumer), SharedPeer.class, all);
+        try {
+            c.awaitLine("ATTACHED", Duration.ofSeconds(60));
+            return c;
+        } catch (RuntimeException ex) {
+            c.close();
+            throw ex;
+        }
+    }
+
+    /** The number after {@code key=} in a child's status line. */
+    static long number(String line, String key) {
         return Long.parseLong(ChildJvm.field(line, key));
     }
 

@@ -3,7 +3,6 @@ package io.seqlink.shared;
 import io.seqlink.SeqlinkRuntime;
 import io.seqlink.backend.PatternKernels;
 import io.seqlink.channel.AttachedConsumer;
-import io.seqlink.channel.ChannelShare;
 import io.seqlink.channel.ChannelSpec;
 import io.seqlink.channel.PublishChannel;
 import io.seqlink.gpu.TestKernels;
@@ -14,7 +13,6 @@ import io.seqlink.testing.FrameChecker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -54,22 +52,18 @@ final class DeviceListenerCycles {
             SharedSecret secret, int bytes, int frames, long gapNanos) throws Exception {
         int total = LatencySink.WARMUP + frames;
         String name = "cycle-x-" + bytes;
-        PublishChannel ch = rt.openChannel(ChannelSpec.builder(name).producer(0).slots(64).slotBytes(bytes)
-                .share(ChannelShare.of(dir, secret)).build());
-        rt.start();
-        try (ChildJvm c = ChildJvm.start("cycle-consumer-" + bytes, Path.of("target", "child-jvms"), Map.of(),
-                List.of("-D" + SharedPeer.BACKEND + "=" + backend, "-D" + SharedPeer.DEVICE + "=" + consumer), SharedPeer.class,
-                "latency-device", dir.toString(), name,
-                secretFile.toString(), Integer.toString(total), Integer.toString(bytes))) {
-            c.awaitLine("ATTACHED", Duration.ofSeconds(60));
+        PublishChannel ch = CrossProcessLatencyBench.openShared(rt, name, bytes, dir, secret);
+        try (ChildJvm c = CrossProcessLatencyBench.attachedPeer("cycle-consumer-" + bytes, backend, consumer, "latency-device",
+                dir.toString(), name, secretFile.toString(), Integer.toString(total), Integer.toString(bytes))) {
             long[] samples = cycles(ch, bytes, total, gapNanos, () -> {
                 List<AttachedConsumer> attached = ch.attachedConsumers();
                 return attached.isEmpty() ? 0 : attached.get(0).acknowledged();
             });
             String status = c.awaitLineContaining("acked=" + total + " ", Duration.ofSeconds(60));
             c.command("stop");
-            long wrong = (total - number(status, "delivered")) + number(status, "gaps") + number(status, "corrupt")
-                    + number(status, "outOfOrder");
+            long wrong = (total - CrossProcessLatencyBench.number(status, "delivered"))
+                    + CrossProcessLatencyBench.number(status, "gaps") + CrossProcessLatencyBench.number(status, "corrupt")
+                    + CrossProcessLatencyBench.number(status, "outOfOrder");
             ch.close();
             return row("cross-process", bytes, samples, wrong);
         }
@@ -113,7 +107,4 @@ final class DeviceListenerCycles {
         return new CrossProcessLatencyBench.Row(path, bytes, LatencySink.percentilesOf(samples), samples.length, wrong, 0);
     }
 
-    private static long number(String line, String key) {
-        return Long.parseLong(ChildJvm.field(line, key));
-    }
 }

@@ -200,13 +200,7 @@ final class CudaBackend implements Backend {
             return;
         }
         withWaitsReleased(null, () -> {
-            for (CudaDevice d : openDevices()) {
-                try {
-                    d.context().synchronize();
-                } catch (DeviceException ex) {
-                    log.debug("seqlink cuda: device {} reported {} while memory was freed", d.ordinal(), ex.errorName());
-                }
-            }
+            synchronizeOpenDevices("while memory was freed");
             memory.free();
             return null;
         });
@@ -226,6 +220,20 @@ final class CudaBackend implements Backend {
     /** Where this backend's streams record their waits on pinned host memory. */
     HostWaitRelease hostWaitRelease() {
         return hostWaitRelease;
+    }
+
+    /**
+     * Synchronises every open device's context; an error a device reports is logged (at debug, {@code when} saying where)
+     * and ends nothing: the caller is releasing memory or closing. Under {@link #withWaitsReleased}.
+     */
+    private void synchronizeOpenDevices(String when) {
+        for (CudaDevice d : openDevices()) {
+            try {
+                d.context().synchronize();
+            } catch (DeviceException ex) {
+                log.debug("seqlink cuda: device {} reported {} {}", d.ordinal(), ex.errorName(), when);
+            }
+        }
     }
 
     private synchronized List<CudaDevice> openDevices() {
@@ -255,13 +263,7 @@ final class CudaBackend implements Backend {
                     log.debug("seqlink cuda: closing {} failed: {}", s, ex.toString());
                 }
             }
-            for (CudaDevice d : openDevices()) {
-                try {
-                    d.context().synchronize();
-                } catch (DeviceException ex) {
-                    log.debug("seqlink cuda: device {} reported {} at close", d.ordinal(), ex.errorName());
-                }
-            }
+            synchronizeOpenDevices("at close");
             return null;
         });
         for (CudaMemory m : new ArrayList<>(liveMemory)) {
